@@ -1,0 +1,26 @@
+# A library per folder: every .cpp directly in DIR. Sources are globbed so that adding a file
+# to a folder needs no edit here; CONFIGURE_DEPENDS re-globs on each build.
+function(nb_add_library name dir)
+  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
+  if(NOT sources)
+    # A folder whose concept is still header-only still gets a target others can link.
+    set(sources ${PROJECT_BINARY_DIR}/empty_${name}.cpp)
+    file(WRITE ${sources} "")
+  endif()
+  add_library(${name} STATIC ${sources})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+endfunction()
+
+# A gtest binary per test folder, each test registered with ctest on its own.
+function(nb_add_test_suite name dir)
+  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
+  if(NOT sources)
+    return()
+  endif()
+  add_executable(${name} ${sources})
+  target_link_libraries(${name} PRIVATE ${ARGN} numabalancer_test_support GTest::gmock_main)
+  # Tests that read fixture files or run the built binaries find them through these.
+  target_compile_definitions(${name} PRIVATE NB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                             NB_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+endfunction()

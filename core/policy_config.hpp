@@ -1,0 +1,35 @@
+#pragma once
+// The [policy] section: every threshold of the decision. Defaults are the seed's, tuned for Intel
+// memory-controller read-queue latency; other latency kinds need other thresholds (see README).
+
+#include <string>
+#include <vector>
+
+#include "core/units.hpp"
+
+namespace nb::core {
+
+struct PolicyConfig {
+  double grace_read_latency_ns = 70;
+  double force_read_latency_ns = 80;
+  double grace_latency_gap_ns = 40;
+  int grace_max_distance = 19;
+  double grace_gap_ratio = 0.15;
+  double force_gap_ratio = 0.2;
+  double bandwidth_high_ratio = 0.8;
+  double bandwidth_medium_ratio = 0.5;
+  Bytes container_min_bytes = 128 * kMiB;
+  Bytes container_max_bytes = 10 * kGiB;
+  Bytes reclaim_container_min_bytes = 128 * kMiB;
+  Bytes reclaim_container_max_bytes = 15 * kGiB;
+  Bytes round_max_bytes = 12 * kGiB;
+  Bytes reclaim_round_max_bytes = 15 * kGiB;
+  Bytes reclaim_round_enough_bytes = 3 * kGiB;
+  std::vector<std::string> supported_pools = {"share"};
+  std::string reclaim_pool = "reclaim";
+  double migrate_threshold = 0.7;
+  Duration min_interval = std::chrono::seconds(30);
+  Duration ping_pong_window = std::chrono::minutes(15);
+};
+
+}  // namespace nb::core

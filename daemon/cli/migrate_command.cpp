@@ -1,0 +1,15 @@
+#include "daemon/cli/commands.hpp"
+
+#include <iostream>
+
+namespace nb::cli {
+
+void add_migrate_command(CLI::App& app, const GlobalOptions&, int& exit_code) {
+  auto* command = app.add_subcommand("migrate", "(being built)");
+  command->callback([&exit_code] {
+    std::cerr << "numabalancerd migrate: not available in this build\n";
+    exit_code = 2;
+  });
+}
+
+}  // namespace nb::cli

@@ -1,0 +1,105 @@
+#pragma once
+// The whole configuration as plain structs. daemon/config/load.hpp turns TOML into these and
+// validates them; every other module only reads them. Defaults here are the documented defaults
+// (config.toml.example lists each with its unit and meaning).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/policy_config.hpp"
+#include "core/units.hpp"
+
+namespace nb::config {
+
+using namespace std::chrono_literals;
+
+struct DaemonConfig {
+  Duration interval = 10s;
+  bool dry_run = false;
+  std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
+  std::string state_dir = "/var/lib/numabalancer";
+  std::string lock_file = "/run/numabalancer/numabalancerd.lock";
+};
+
+struct AdminConfig {
+  std::string socket = "/run/numabalancer/admin.sock";
+  unsigned socket_mode = 0660;  // written in TOML as the string "0660"
+  std::string admin_group = "numabalancer";
+  int max_clients = 64;
+  Bytes max_request_bytes = 64 * kKiB;
+  Duration idle_timeout = 60s;
+};
+
+// A pool: the cgroups that match its globs (relative to the cgroup root; ** crosses levels) and
+// the nodes its containers may use. No nodes means "auto": derived from the cgroups' cpusets.
+struct PoolConfig {
+  std::string name;
+  std::vector<std::string> cgroups;
+  std::optional<std::vector<NodeId>> nodes;
+};
+
+struct FileProviderConfig {
+  std::string path;                  // JSON document or Prometheus text exposition
+  std::string format = "auto";       // auto, json, prometheus
+  Duration max_age = 30s;            // older data is stale, so the metric is unavailable
+  std::string latency_metric = "numabalancer_node_read_latency_ns";
+  std::string bandwidth_metric = "numabalancer_node_bandwidth_gbps";
+};
+
+struct ProbeProviderConfig {
+  Bytes buffer_bytes = 64 * kMiB;  // per node; larger than the LLC so loads reach memory
+  int loads_per_sample = 512;      // dependent loads in one pointer chase
+  Duration sample_interval = 1s;
+  double cpu_budget = 0.005;       // fraction of one core per node the probe may use
+};
+
+struct PerfProviderConfig {
+  Duration window = 1s;  // counts become rates over this window
+};
+
+struct ResctrlProviderConfig {
+  Duration window = 1s;
+};
+
+struct MetricsConfig {
+  std::string latency = "auto";    // auto, perf, probe, file, none
+  std::string bandwidth = "auto";  // auto, perf, resctrl, file, none
+  FileProviderConfig file;
+  ProbeProviderConfig probe;
+  PerfProviderConfig perf;
+  ResctrlProviderConfig resctrl;
+};
+
+struct ActuatorConfig {
+  double rate_limit_mib_per_s = 512;  // 0 = unlimited
+  Duration call_target = 20ms;        // each move_pages call should stall the target about this long
+  bool move_shared = false;           // MPOL_MF_MOVE_ALL; needs CAP_SYS_NICE
+  std::optional<Bytes> min_free_bytes;  // unset: max(1 GiB, 2% of the node)
+  Duration job_deadline = 5min;
+};
+
+struct EvictionConfig {
+  std::string action = "none";  // none, freeze, kill, exec
+  std::vector<std::string> exec;  // argv, run without a shell, when action = "exec"
+  Duration timeout = 30s;
+};
+
+struct ExportConfig {
+  std::string textfile;   // Prometheus textfile-collector file; empty = off
+  std::string audit_log;  // JSON lines; empty = off
+  Bytes audit_log_max_bytes = 16 * kMiB;  // rotated beyond this
+};
+
+struct Config {
+  DaemonConfig daemon;
+  AdminConfig admin;
+  core::PolicyConfig policy;
+  std::vector<PoolConfig> pools;
+  MetricsConfig metrics;
+  ActuatorConfig actuator;
+  EvictionConfig eviction;
+  ExportConfig export_;  // [export]
+};
+
+}  // namespace nb::config

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian packages numabalancer builds and tests with. Idempotent: packages
+# already present are not fetched again. Both README commands start here.
+set -euo pipefail
+
+packages=(
+  # build
+  g++ cmake ninja-build pkg-config
+  # libraries
+  libnuma-dev libcgroup-dev libasio-dev libspdlog-dev libfmt-dev libtomlplusplus-dev
+  nlohmann-json3-dev libcli11-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+if [[ "${1:-}" == "--tests" ]]; then
+  # The multi-NUMA guest rig (tests/vm) and its workload tools.
+  packages+=(qemu-system-x86 busybox-static cpio xz-utils numactl)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
