@@ -11,6 +11,8 @@ std::string Error::message() const {
   return context + ": " + std::strerror(code);
 }
 
-Error make_error(int code, std::string context) { return Error{code, std::move(context)}; }
+Error make_error(int code, std::string context) {
+  return Error{code, std::move(context)};
+}
 
 }  // namespace nb

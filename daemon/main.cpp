@@ -6,7 +6,8 @@
 #include "numabalancer_version.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"numabalancerd - keeps memory-latency-sensitive workloads off overloaded NUMA nodes"};
+  CLI::App app{
+      "numabalancerd - keeps memory-latency-sensitive workloads off overloaded NUMA nodes"};
   app.set_version_flag("--version", std::string("numabalancerd ") + NUMABALANCER_VERSION);
 
   nb::cli::GlobalOptions global;

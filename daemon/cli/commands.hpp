@@ -7,8 +7,8 @@
 namespace nb::cli {
 
 struct GlobalOptions {
-  std::string config_path;  // empty: built-in defaults
-  std::string log_level;    // empty: from config
+  std::string config_path;        // empty: built-in defaults
+  std::string log_level;          // empty: from config
   std::string check_config_path;  // --check-config FILE
 };
 

@@ -40,9 +40,9 @@ struct PoolConfig {
 };
 
 struct FileProviderConfig {
-  std::string path;                  // JSON document or Prometheus text exposition
-  std::string format = "auto";       // auto, json, prometheus
-  Duration max_age = 30s;            // older data is stale, so the metric is unavailable
+  std::string path;             // JSON document or Prometheus text exposition
+  std::string format = "auto";  // auto, json, prometheus
+  Duration max_age = 30s;       // older data is stale, so the metric is unavailable
   std::string latency_metric = "numabalancer_node_read_latency_ns";
   std::string bandwidth_metric = "numabalancer_node_bandwidth_gbps";
 };
@@ -51,7 +51,7 @@ struct ProbeProviderConfig {
   Bytes buffer_bytes = 64 * kMiB;  // per node; larger than the LLC so loads reach memory
   int loads_per_sample = 512;      // dependent loads in one pointer chase
   Duration sample_interval = 1s;
-  double cpu_budget = 0.005;       // fraction of one core per node the probe may use
+  double cpu_budget = 0.005;  // fraction of one core per node the probe may use
 };
 
 struct PerfProviderConfig {
@@ -73,21 +73,21 @@ struct MetricsConfig {
 
 struct ActuatorConfig {
   double rate_limit_mib_per_s = 512;  // 0 = unlimited
-  Duration call_target = 20ms;        // each move_pages call should stall the target about this long
-  bool move_shared = false;           // MPOL_MF_MOVE_ALL; needs CAP_SYS_NICE
+  Duration call_target = 20ms;  // each move_pages call should stall the target about this long
+  bool move_shared = false;     // MPOL_MF_MOVE_ALL; needs CAP_SYS_NICE
   std::optional<Bytes> min_free_bytes;  // unset: max(1 GiB, 2% of the node)
   Duration job_deadline = 5min;
 };
 
 struct EvictionConfig {
-  std::string action = "none";  // none, freeze, kill, exec
+  std::string action = "none";    // none, freeze, kill, exec
   std::vector<std::string> exec;  // argv, run without a shell, when action = "exec"
   Duration timeout = 30s;
 };
 
 struct ExportConfig {
-  std::string textfile;   // Prometheus textfile-collector file; empty = off
-  std::string audit_log;  // JSON lines; empty = off
+  std::string textfile;                   // Prometheus textfile-collector file; empty = off
+  std::string audit_log;                  // JSON lines; empty = off
   Bytes audit_log_max_bytes = 16 * kMiB;  // rotated beyond this
 };
 

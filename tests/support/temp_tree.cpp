@@ -44,7 +44,9 @@ std::filesystem::path TempTree::make_file(std::string_view relative,
   return full;
 }
 
-void TempTree::remove(std::string_view relative) const { std::filesystem::remove_all(path(relative)); }
+void TempTree::remove(std::string_view relative) const {
+  std::filesystem::remove_all(path(relative));
+}
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
