@@ -1,0 +1,38 @@
+#pragma once
+// A source of one per-node metric (read latency or bandwidth). Providers fail closed: when the
+// counters are absent (VMs) read() returns an Error whose context says why, and the snapshot then
+// carries no value for that metric. A zero is never reported as a measurement.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "core/result.hpp"
+#include "core/units.hpp"
+
+namespace nb::metrics {
+
+enum class Metric { read_latency, bandwidth };
+
+// What a latency provider measures; each kind needs its own [policy] thresholds (README).
+enum class LatencyKind { memory_controller_queue, cache_miss, load_to_use, external };
+
+std::string_view to_string(Metric metric);
+std::string_view to_string(LatencyKind kind);
+
+using NodeValues = std::map<NodeId, double>;  // ns for latency, GB/s for bandwidth
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+
+  virtual std::string_view name() const = 0;  // "file", "probe", "perf", "resctrl"
+  virtual Metric metric() const = 0;
+  virtual std::optional<LatencyKind> latency_kind() const { return std::nullopt; }
+
+  // The latest per-node values; nodes the provider cannot measure are absent from the map.
+  virtual Result<NodeValues> read(TimePoint now) = 0;
+};
+
+}  // namespace nb::metrics
