@@ -10,6 +10,8 @@ int main(int argc, char** argv) {
       "numabalancerd - keeps memory-latency-sensitive workloads off overloaded NUMA nodes"};
   app.set_version_flag("--version", std::string("numabalancerd ") + NUMABALANCER_VERSION);
 
+  // Global options may also follow a subcommand: `numabalancerd plan --config FILE ...`.
+  app.fallthrough();
   nb::cli::GlobalOptions global;
   app.add_option("-c,--config", global.config_path, "Configuration file (TOML)");
   app.add_option("--log-level", global.log_level,
