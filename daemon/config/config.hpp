@@ -20,6 +20,8 @@ struct DaemonConfig {
   std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
   std::string state_dir = "/var/lib/numabalancer";
   std::string lock_file = "/run/numabalancer/numabalancerd.lock";
+
+  bool operator==(const DaemonConfig&) const = default;
 };
 
 struct AdminConfig {
@@ -29,6 +31,8 @@ struct AdminConfig {
   int max_clients = 64;
   Bytes max_request_bytes = 64 * kKiB;
   Duration idle_timeout = 60s;
+
+  bool operator==(const AdminConfig&) const = default;
 };
 
 // A pool: the cgroups that match its globs (relative to the cgroup root; ** crosses levels) and
@@ -37,6 +41,8 @@ struct PoolConfig {
   std::string name;
   std::vector<std::string> cgroups;
   std::optional<std::vector<NodeId>> nodes;
+
+  bool operator==(const PoolConfig&) const = default;
 };
 
 struct FileProviderConfig {
@@ -45,6 +51,8 @@ struct FileProviderConfig {
   Duration max_age = 30s;       // older data is stale, so the metric is unavailable
   std::string latency_metric = "numabalancer_node_read_latency_ns";
   std::string bandwidth_metric = "numabalancer_node_bandwidth_gbps";
+
+  bool operator==(const FileProviderConfig&) const = default;
 };
 
 struct ProbeProviderConfig {
@@ -52,14 +60,28 @@ struct ProbeProviderConfig {
   int loads_per_sample = 512;      // dependent loads in one pointer chase
   Duration sample_interval = 1s;
   double cpu_budget = 0.005;  // fraction of one core per node the probe may use
+
+  bool operator==(const ProbeProviderConfig&) const = default;
 };
 
 struct PerfProviderConfig {
   Duration window = 1s;  // counts become rates over this window
+  // Encodings in the sysfs syntax ("event=0x0a,rdwrmask=0x1") for events a PMU's sysfs events/
+  // directory does not list (AMD amd_umc lists none; Intel lists no read-queue events). Empty:
+  // the event is looked up by name in sysfs.
+  std::string read_event;             // memory reads, 64 bytes per count
+  std::string write_event;            // memory writes, 64 bytes per count
+  std::string queue_occupancy_event;  // read-queue occupancy, summed every uncore clock
+  std::string queue_inserts_event;    // read-queue inserts
+  std::string clock_event;            // the uncore clock the occupancy is summed on
+
+  bool operator==(const PerfProviderConfig&) const = default;
 };
 
 struct ResctrlProviderConfig {
   Duration window = 1s;
+
+  bool operator==(const ResctrlProviderConfig&) const = default;
 };
 
 struct MetricsConfig {
@@ -69,6 +91,8 @@ struct MetricsConfig {
   ProbeProviderConfig probe;
   PerfProviderConfig perf;
   ResctrlProviderConfig resctrl;
+
+  bool operator==(const MetricsConfig&) const = default;
 };
 
 struct ActuatorConfig {
@@ -77,18 +101,24 @@ struct ActuatorConfig {
   bool move_shared = false;     // MPOL_MF_MOVE_ALL; needs CAP_SYS_NICE
   std::optional<Bytes> min_free_bytes;  // unset: max(1 GiB, 2% of the node)
   Duration job_deadline = 5min;
+
+  bool operator==(const ActuatorConfig&) const = default;
 };
 
 struct EvictionConfig {
   std::string action = "none";    // none, freeze, kill, exec
   std::vector<std::string> exec;  // argv, run without a shell, when action = "exec"
   Duration timeout = 30s;
+
+  bool operator==(const EvictionConfig&) const = default;
 };
 
 struct ExportConfig {
   std::string textfile;                   // Prometheus textfile-collector file; empty = off
   std::string audit_log;                  // JSON lines; empty = off
   Bytes audit_log_max_bytes = 16 * kMiB;  // rotated beyond this
+
+  bool operator==(const ExportConfig&) const = default;
 };
 
 struct Config {

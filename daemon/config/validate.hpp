@@ -1,0 +1,24 @@
+#pragma once
+// The one set of rules every configuration must satisfy, whatever it came from (a file at start-up
+// or reload, a snapshot's `config.policy` overrides). Problems name their key; the loader adds
+// the line and column.
+
+#include <string_view>
+#include <vector>
+
+#include "core/policy_config.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/config/problem.hpp"
+
+namespace nb::config {
+
+// Every problem at once, in section order.
+std::vector<ConfigProblem> validate_config(const Config& config);
+
+// The [policy] rules alone; keys are "policy.<key>" and lines are 0.
+std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy);
+
+// trace, debug, info, warn, error, critical, off.
+bool is_valid_log_level(std::string_view level);
+
+}  // namespace nb::config
