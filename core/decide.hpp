@@ -9,7 +9,16 @@
 
 namespace nb::core {
 
+struct DecideOptions {
+  // Adds a line per container (taken, or skipped and why) to Decision::explanation. The rule and
+  // candidate lines are always there; per-container lines cost a string each, so live rounds on
+  // hosts with thousands of cgroups leave this off.
+  bool explain = false;
+};
+
 Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const History& history,
                 TimePoint now);
+Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const History& history,
+                TimePoint now, const DecideOptions& options);
 
 }  // namespace nb::core

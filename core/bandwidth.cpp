@@ -1,0 +1,88 @@
+#include "core/bandwidth.hpp"
+
+#include <utility>
+
+#include "core/describe.hpp"
+
+namespace nb::core {
+
+namespace {
+
+constexpr int kLocalDistance = 10;
+
+}  // namespace
+
+BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfig& config) {
+  const Reading& hottest = readings.hottest();
+  const Reading& busiest = readings.busiest();
+  if (&hottest == &busiest) {
+    return {BandwidthLevel::high, "node " + std::to_string(hottest.id()) +
+                                      " also carries the most bandwidth (" +
+                                      describe_number(hottest.bandwidth_gbps) + " GB/s)"};
+  }
+  const double ratio = hottest.bandwidth_gbps / busiest.bandwidth_gbps;
+  const std::string said = "node " + std::to_string(hottest.id()) + " carries " +
+                           describe_number(hottest.bandwidth_gbps) + " GB/s, " +
+                           describe_number(ratio) + " of node " + std::to_string(busiest.id()) +
+                           "'s " + describe_number(busiest.bandwidth_gbps) + " GB/s";
+  if (ratio > config.bandwidth_high_ratio) {
+    return {BandwidthLevel::high,
+            said + " > bandwidth_high_ratio " + describe_number(config.bandwidth_high_ratio)};
+  }
+  if (ratio > config.bandwidth_medium_ratio) {
+    return {BandwidthLevel::medium,
+            said + " > bandwidth_medium_ratio " + describe_number(config.bandwidth_medium_ratio)};
+  }
+  return {BandwidthLevel::low,
+          said + " <= bandwidth_medium_ratio " + describe_number(config.bandwidth_medium_ratio)};
+}
+
+Regulation regulate_by_bandwidth(const Readings& readings, PressureLevel level,
+                                 BandwidthLevel bandwidth, std::vector<Candidate> by_distance) {
+  Regulation regulation;
+  const Reading& hottest = readings.hottest();
+  if (bandwidth == BandwidthLevel::high) {
+    regulation.source = &hottest;
+    regulation.candidates = std::move(by_distance);
+    regulation.why = "memory leaves node " + std::to_string(hottest.id()) +
+                     ", the node with the highest read latency";
+    return regulation;
+  }
+  if (level == PressureLevel::grace) {
+    regulation.cancelled = true;
+    regulation.why = "grace round cancelled: node " + std::to_string(hottest.id()) +
+                     " is not a high-bandwidth node, so moving its memory would not lower its "
+                     "latency";
+    return regulation;
+  }
+
+  const Reading& busiest = readings.busiest();
+  regulation.source = &busiest;
+  regulation.bandwidth_pressure = true;
+  if (bandwidth == BandwidthLevel::medium) {
+    // Traffic from the hot node's CPUs is likely landing on the busiest node: spread that node's
+    // memory to the quietest node it can reach.
+    CandidateList quietest = candidates_by_bandwidth(readings, busiest);
+    if (quietest.error) {
+      regulation.error = std::move(quietest.error);
+      return regulation;
+    }
+    if (!quietest.candidates.empty()) {
+      quietest.candidates.resize(1);
+    }
+    regulation.candidates = std::move(quietest.candidates);
+    regulation.why = "bandwidth pressure: memory leaves node " + std::to_string(busiest.id()) +
+                     " (most bandwidth) for the node with the least bandwidth";
+    return regulation;
+  }
+  // The hot node's latency is not real when it carries this little traffic: it becomes the
+  // destination, as if it were local to the busiest node.
+  regulation.candidates = {
+      Candidate{hottest.id(), kLocalDistance, hottest.read_latency_ns, hottest.bandwidth_gbps}};
+  regulation.why = "bandwidth pressure: memory leaves node " + std::to_string(busiest.id()) +
+                   " (most bandwidth) for node " + std::to_string(hottest.id()) +
+                   ", whose high latency comes with little traffic";
+  return regulation;
+}
+
+}  // namespace nb::core

@@ -1,0 +1,36 @@
+#pragma once
+// Step 3: the bandwidth of the max-latency node against the busiest node decides where memory
+// leaves from. A latency spike on a node that carries little traffic is usually caused by
+// cross-node access from its CPUs (or, on some AMD parts, faked); moving its memory would not help.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/candidates.hpp"
+#include "core/decision.hpp"
+#include "core/policy_config.hpp"
+
+namespace nb::core {
+
+struct BandwidthAssessment {
+  BandwidthLevel level = BandwidthLevel::high;
+  std::string why;
+};
+
+BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfig& config);
+
+struct Regulation {
+  bool cancelled = false;  // a grace round on a node that is not high-bandwidth
+  std::string why;
+  const Reading* source = nullptr;
+  bool bandwidth_pressure = false;
+  std::vector<Candidate> candidates;  // ordered, before the destination filter
+  std::optional<std::string> error;
+};
+
+// `by_distance` are the candidates seen from the max-latency node.
+Regulation regulate_by_bandwidth(const Readings& readings, PressureLevel level,
+                                 BandwidthLevel bandwidth, std::vector<Candidate> by_distance);
+
+}  // namespace nb::core

@@ -1,0 +1,46 @@
+#include "core/ping_pong.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/describe.hpp"
+
+namespace nb::core {
+
+const Round* ping_pong_ban(const History& history, NodeId source, NodeId dest, TimePoint now,
+                           Duration window) {
+  const Round* latest = nullptr;
+  for (const Round& round : history) {
+    if (!round.migrated || round.source_node != dest || now - round.time > window) {
+      continue;
+    }
+    if (std::find(round.dest_nodes.begin(), round.dest_nodes.end(), source) ==
+        round.dest_nodes.end()) {
+      continue;
+    }
+    if (latest == nullptr || round.time > latest->time) {
+      latest = &round;
+    }
+  }
+  return latest;
+}
+
+std::vector<Candidate> drop_ping_pong(std::vector<Candidate> destinations, NodeId source,
+                                      const History& history, TimePoint now, Duration window,
+                                      Notes& notes) {
+  std::erase_if(destinations, [&](const Candidate& candidate) {
+    const Round* ban = ping_pong_ban(history, source, candidate.id, now, window);
+    if (ban != nullptr) {
+      notes.add("candidate node " + std::to_string(candidate.id) +
+                ": dropped (ping-pong), a round " +
+                describe_age(std::chrono::duration_cast<Duration>(now - ban->time)) +
+                " moved memory from node " + std::to_string(candidate.id) + " to " +
+                describe_node_set(ban->dest_nodes) + ", within ping_pong_window " +
+                describe_duration(window));
+    }
+    return ban != nullptr;
+  });
+  return destinations;
+}
+
+}  // namespace nb::core

@@ -1,0 +1,577 @@
+#include "daemon/codec/snapshot_json.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <unordered_set>
+
+#include "daemon/codec/history_json.hpp"
+#include "daemon/codec/json_reader.hpp"
+#include "daemon/config/parse_units.hpp"
+#include "daemon/config/validate.hpp"
+
+namespace nb::codec {
+
+namespace reader = json_reader;
+using nlohmann::json;
+
+// ---- time ----------------------------------------------------------------------------------
+
+std::string format_time(TimePoint time) {
+  using namespace std::chrono;
+  const auto day = floor<days>(time);
+  const year_month_day date{day};
+  const hh_mm_ss clock{floor<nanoseconds>(time - day)};
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02d:%02d:%02d",
+                static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
+                static_cast<unsigned>(date.day()), static_cast<int>(clock.hours().count()),
+                static_cast<int>(clock.minutes().count()),
+                static_cast<int>(clock.seconds().count()));
+  std::string text = buffer;
+  if (auto fraction = clock.subseconds().count(); fraction != 0) {
+    std::snprintf(buffer, sizeof buffer, ".%09lld", static_cast<long long>(fraction));
+    std::string digits = buffer;
+    while (digits.back() == '0') {
+      digits.pop_back();
+    }
+    text += digits;
+  }
+  return text + "Z";
+}
+
+namespace {
+
+class TimeScanner {
+ public:
+  explicit TimeScanner(std::string_view text) : text_(text) {}
+
+  bool number(int width, int& value) {
+    if (position_ + width > text_.size()) {
+      return false;
+    }
+    value = 0;
+    for (int i = 0; i < width; ++i) {
+      const char c = text_[position_++];
+      if (c < '0' || c > '9') {
+        return false;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return true;
+  }
+  bool literal(std::string_view accepted) {
+    if (position_ < text_.size() && accepted.find(text_[position_]) != std::string_view::npos) {
+      ++position_;
+      return true;
+    }
+    return false;
+  }
+  char peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }
+  bool done() const { return position_ == text_.size(); }
+
+ private:
+  std::string_view text_;
+  std::size_t position_ = 0;
+};
+
+}  // namespace
+
+Result<TimePoint> parse_time(std::string_view text) {
+  using namespace std::chrono;
+  const auto invalid = [&](const char* why) {
+    return make_error(0, "invalid time \"" + std::string(text) + "\": " + why +
+                             " (expected RFC 3339, e.g. 2026-12-02T10:00:00Z)");
+  };
+  TimeScanner scan(text);
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!scan.number(4, year) || !scan.literal("-") || !scan.number(2, month) || !scan.literal("-") ||
+      !scan.number(2, day) || !scan.literal("Tt ") || !scan.number(2, hour) || !scan.literal(":") ||
+      !scan.number(2, minute) || !scan.literal(":") || !scan.number(2, second)) {
+    return invalid("malformed");
+  }
+  const year_month_day date{std::chrono::year{year},
+                            std::chrono::month{static_cast<unsigned>(month)},
+                            std::chrono::day{static_cast<unsigned>(day)}};
+  if (!date.ok() || hour > 23 || minute > 59 || second > 59) {
+    return invalid("no such date or time of day");
+  }
+  nanoseconds fraction{0};
+  if (scan.literal(".")) {
+    int digits = 0;
+    long long scale = 100'000'000;
+    int digit = 0;
+    while (scan.peek() >= '0' && scan.peek() <= '9' && scan.number(1, digit)) {
+      fraction += nanoseconds(digit * scale);
+      scale /= 10;
+      ++digits;
+    }
+    if (digits == 0) {
+      return invalid("a fraction of a second needs digits");
+    }
+  }
+  minutes offset{0};
+  if (!scan.literal("Zz")) {
+    const char sign = scan.peek();
+    int offset_hours = 0, offset_minutes = 0;
+    if (!scan.literal("+-") || !scan.number(2, offset_hours) || !scan.literal(":") ||
+        !scan.number(2, offset_minutes) || offset_hours > 23 || offset_minutes > 59) {
+      return invalid("needs Z or an offset such as +02:00");
+    }
+    offset = hours(offset_hours) + minutes(offset_minutes);
+    if (sign == '-') {
+      offset = -offset;
+    }
+  }
+  if (!scan.done()) {
+    return invalid("unexpected text after the time");
+  }
+  const auto local = sys_days{date} + hours(hour) + minutes(minute) + seconds(second) + fraction;
+  return time_point_cast<TimePoint::duration>(local - offset);
+}
+
+// ---- policy overrides --------------------------------------------------------------------------
+
+namespace {
+
+using PolicySetter = void (*)(core::PolicyConfig&, const json&, std::string_view);
+
+Bytes read_size(const json& value, std::string_view path) {
+  if (value.is_string()) {
+    auto size = config::parse_size(value.get<std::string>());
+    if (!size.ok()) {
+      reader::fail(path, size.error().message());
+    }
+    return *size;
+  }
+  if (!value.is_number_integer()) {
+    reader::fail(path, "expected a size (bytes, or a string such as \"512MiB\"), got " +
+                           std::string(reader::type_name(value)));
+  }
+  return reader::read_bytes(value, path);
+}
+
+Duration read_duration(const json& value, std::string_view path) {
+  if (!value.is_string()) {
+    reader::fail(path, "expected a duration string such as \"30s\", got " +
+                           std::string(reader::type_name(value)));
+  }
+  auto duration = config::parse_duration(value.get<std::string>());
+  if (!duration.ok()) {
+    reader::fail(path, duration.error().message());
+  }
+  return *duration;
+}
+
+int read_int(const json& value, std::string_view path) {
+  const std::int64_t number = reader::read_integer(value, path);
+  if (number < std::numeric_limits<int>::min() || number > std::numeric_limits<int>::max()) {
+    reader::fail(path, "out of range");
+  }
+  return static_cast<int>(number);
+}
+
+std::vector<std::string> read_strings(const json& value, std::string_view path) {
+  reader::require_array(value, path);
+  std::vector<std::string> strings;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    strings.push_back(reader::read_string(value[i], reader::item(path, i)));
+  }
+  return strings;
+}
+
+// One [policy] key: reads the JSON value with `Read` and stores it in `Field`.
+template <auto Field, auto Read>
+void set_field(core::PolicyConfig& policy, const json& value, std::string_view path) {
+  policy.*Field = Read(value, path);
+}
+
+const std::vector<std::pair<std::string_view, PolicySetter>>& policy_setters() {
+  using P = core::PolicyConfig;
+  static const std::vector<std::pair<std::string_view, PolicySetter>> setters = {
+      {"grace_read_latency_ns", &set_field<&P::grace_read_latency_ns, reader::read_number>},
+      {"force_read_latency_ns", &set_field<&P::force_read_latency_ns, reader::read_number>},
+      {"grace_latency_gap_ns", &set_field<&P::grace_latency_gap_ns, reader::read_number>},
+      {"grace_max_distance", &set_field<&P::grace_max_distance, read_int>},
+      {"grace_gap_ratio", &set_field<&P::grace_gap_ratio, reader::read_number>},
+      {"force_gap_ratio", &set_field<&P::force_gap_ratio, reader::read_number>},
+      {"bandwidth_high_ratio", &set_field<&P::bandwidth_high_ratio, reader::read_number>},
+      {"bandwidth_medium_ratio", &set_field<&P::bandwidth_medium_ratio, reader::read_number>},
+      {"container_min_bytes", &set_field<&P::container_min_bytes, read_size>},
+      {"container_max_bytes", &set_field<&P::container_max_bytes, read_size>},
+      {"reclaim_container_min_bytes", &set_field<&P::reclaim_container_min_bytes, read_size>},
+      {"reclaim_container_max_bytes", &set_field<&P::reclaim_container_max_bytes, read_size>},
+      {"round_max_bytes", &set_field<&P::round_max_bytes, read_size>},
+      {"reclaim_round_max_bytes", &set_field<&P::reclaim_round_max_bytes, read_size>},
+      {"reclaim_round_enough_bytes", &set_field<&P::reclaim_round_enough_bytes, read_size>},
+      {"supported_pools", &set_field<&P::supported_pools, read_strings>},
+      {"reclaim_pool", &set_field<&P::reclaim_pool, reader::read_string>},
+      {"migrate_threshold", &set_field<&P::migrate_threshold, reader::read_number>},
+      {"min_interval", &set_field<&P::min_interval, read_duration>},
+      {"ping_pong_window", &set_field<&P::ping_pong_window, read_duration>},
+  };
+  return setters;
+}
+
+constexpr std::string_view kPolicyPath = "config.policy";
+
+// Keys and types only; the values are validated once they sit on the real base config.
+core::PolicyConfig assign_overrides(core::PolicyConfig policy, const json& overrides) {
+  reader::require_object(overrides, kPolicyPath);
+  for (const auto& [key, value] : overrides.items()) {
+    const auto& setters = policy_setters();
+    auto it = std::find_if(setters.begin(), setters.end(),
+                           [&](const auto& setter) { return setter.first == key; });
+    const std::string path = reader::child(kPolicyPath, key);
+    if (it == setters.end()) {
+      reader::fail(path, "unknown key");
+    }
+    it->second(policy, value, path);
+  }
+  return policy;
+}
+
+}  // namespace
+
+Result<core::PolicyConfig> apply_policy_overrides(core::PolicyConfig base,
+                                                  const nlohmann::json& overrides) {
+  return reader::catching([&] {
+    core::PolicyConfig policy = assign_overrides(std::move(base), overrides);
+    const auto problems = config::validate_policy(policy);
+    if (!problems.empty()) {
+      std::string message;
+      for (const auto& problem : problems) {
+        if (!message.empty()) {
+          message += "; ";
+        }
+        message += "config." + problem.key + ": " + problem.message;
+      }
+      reader::fail("", message);
+    }
+    return policy;
+  });
+}
+
+// ---- the snapshot ----------------------------------------------------------------------------
+
+namespace {
+
+// A cpulist as sysfs writes it ("0-15,32-47"); empty for a memory-only node.
+void check_cpulist(std::string_view cpus, std::string_view path) {
+  std::size_t position = 0;
+  const auto number = [&](unsigned& value) {
+    const std::size_t start = position;
+    value = 0;
+    while (position < cpus.size() && cpus[position] >= '0' && cpus[position] <= '9') {
+      value = value * 10 + static_cast<unsigned>(cpus[position++] - '0');
+      if (value > 1'000'000) {
+        return false;
+      }
+    }
+    return position > start;
+  };
+  while (position < cpus.size()) {
+    unsigned first = 0, last = 0;
+    bool ok = number(first);
+    if (ok && position < cpus.size() && cpus[position] == '-') {
+      ++position;
+      ok = number(last) && first <= last;
+    }
+    if (ok && position < cpus.size()) {
+      ok = cpus[position++] == ',' && position < cpus.size();
+    }
+    if (!ok) {
+      reader::fail(path, "not a cpu list: \"" + std::string(cpus) + "\"");
+    }
+  }
+}
+
+core::Node read_node(const json& value, const std::string& path) {
+  reader::require_object(value, path);
+  reader::check_keys(
+      value, path,
+      {"id", "read_latency_ns", "bandwidth_gbps", "distance", "free_bytes", "total_bytes", "cpus"});
+  core::Node node;
+  node.id =
+      reader::read_node_id(reader::required_field(value, path, "id"), reader::child(path, "id"));
+  if (const auto* latency = reader::optional_field(value, "read_latency_ns")) {
+    node.read_latency_ns =
+        reader::read_non_negative_number(*latency, reader::child(path, "read_latency_ns"));
+  }
+  if (const auto* bandwidth = reader::optional_field(value, "bandwidth_gbps")) {
+    node.bandwidth_gbps =
+        reader::read_non_negative_number(*bandwidth, reader::child(path, "bandwidth_gbps"));
+  }
+  const std::string distance_path = reader::child(path, "distance");
+  const json& distance = reader::required_field(value, path, "distance");
+  reader::require_object(distance, distance_path);
+  for (const auto& [key, hops] : distance.items()) {
+    const NodeId to = reader::parse_node_key(key, distance_path);
+    const std::string hops_path = reader::child(distance_path, key);
+    const std::int64_t number = reader::read_integer(hops, hops_path);
+    if (number <= 0 || number > 255) {
+      reader::fail(hops_path, "a distance is between 1 and 255, got " + std::to_string(number));
+    }
+    node.distance[to] = static_cast<int>(number);
+  }
+  if (const auto* free = reader::optional_field(value, "free_bytes")) {
+    node.free_bytes = reader::read_bytes(*free, reader::child(path, "free_bytes"));
+  }
+  if (const auto* total = reader::optional_field(value, "total_bytes")) {
+    node.total_bytes = reader::read_bytes(*total, reader::child(path, "total_bytes"));
+  }
+  if (const auto* cpus = reader::optional_field(value, "cpus")) {
+    node.cpus = reader::read_string(*cpus, reader::child(path, "cpus"));
+    check_cpulist(node.cpus, reader::child(path, "cpus"));
+  }
+  return node;
+}
+
+std::vector<core::Node> read_nodes(const json& nodes) {
+  reader::require_array(nodes, "nodes");
+  std::vector<core::Node> result;
+  std::set<NodeId> ids;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string path = reader::item("nodes", i);
+    core::Node node = read_node(nodes[i], path);
+    if (!ids.insert(node.id).second) {
+      reader::fail(reader::child(path, "id"), "duplicate node " + std::to_string(node.id));
+    }
+    result.push_back(std::move(node));
+  }
+  // A distance row must cover exactly the declared nodes, or candidates would be guessed.
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    const std::string path = reader::child(reader::item("nodes", i), "distance");
+    for (const auto& [to, hops] : result[i].distance) {
+      if (!ids.contains(to)) {
+        reader::fail(reader::child(path, std::to_string(to)), "unknown node " + std::to_string(to));
+      }
+    }
+    for (NodeId id : ids) {
+      if (!result[i].distance.contains(id)) {
+        reader::fail(path, "missing node " + std::to_string(id));
+      }
+    }
+  }
+  return result;
+}
+
+void check_known_node(NodeId id, const std::set<NodeId>& nodes, std::string_view path) {
+  if (!nodes.contains(id)) {
+    reader::fail(path, "unknown node " + std::to_string(id));
+  }
+}
+
+std::vector<core::Pool> read_pools(const json& pools, const std::set<NodeId>& nodes) {
+  reader::require_array(pools, "pools");
+  std::vector<core::Pool> result;
+  std::unordered_set<std::string> names;
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    const std::string path = reader::item("pools", i);
+    reader::require_object(pools[i], path);
+    reader::check_keys(pools[i], path, {"name", "nodes"});
+    core::Pool pool;
+    pool.name = reader::read_string(reader::required_field(pools[i], path, "name"),
+                                    reader::child(path, "name"));
+    if (pool.name.empty()) {
+      reader::fail(reader::child(path, "name"), "must not be empty");
+    }
+    if (!names.insert(pool.name).second) {
+      reader::fail(reader::child(path, "name"), "duplicate pool " + pool.name);
+    }
+    const std::string nodes_path = reader::child(path, "nodes");
+    const json& pool_nodes = reader::required_field(pools[i], path, "nodes");
+    reader::require_array(pool_nodes, nodes_path);
+    for (std::size_t j = 0; j < pool_nodes.size(); ++j) {
+      const std::string node_path = reader::item(nodes_path, j);
+      const NodeId id = reader::read_node_id(pool_nodes[j], node_path);
+      check_known_node(id, nodes, node_path);
+      if (std::find(pool.nodes.begin(), pool.nodes.end(), id) != pool.nodes.end()) {
+        reader::fail(node_path, "duplicate node " + std::to_string(id));
+      }
+      pool.nodes.push_back(id);
+    }
+    result.push_back(std::move(pool));
+  }
+  return result;
+}
+
+std::vector<core::Container> read_containers(const json& containers,
+                                             const std::set<NodeId>& nodes) {
+  reader::require_array(containers, "containers");
+  std::vector<core::Container> result;
+  result.reserve(containers.size());
+  std::unordered_set<std::string> ids;
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    const std::string path = reader::item("containers", i);
+    const json& value = containers[i];
+    reader::require_object(value, path);
+    reader::check_keys(value, path, {"id", "pool", "anon_bytes"});
+    core::Container container;
+    container.id =
+        reader::read_string(reader::required_field(value, path, "id"), reader::child(path, "id"));
+    if (container.id.empty()) {
+      reader::fail(reader::child(path, "id"), "must not be empty");
+    }
+    if (!ids.insert(container.id).second) {
+      reader::fail(reader::child(path, "id"), "duplicate container " + container.id);
+    }
+    // An undeclared pool is not an error: the container is ignored and --explain says so.
+    container.pool = reader::read_string(reader::required_field(value, path, "pool"),
+                                         reader::child(path, "pool"));
+    if (const auto* anon = reader::optional_field(value, "anon_bytes")) {
+      const std::string anon_path = reader::child(path, "anon_bytes");
+      reader::require_object(*anon, anon_path);
+      for (const auto& [key, bytes] : anon->items()) {
+        const NodeId node = reader::parse_node_key(key, anon_path);
+        const std::string bytes_path = reader::child(anon_path, key);
+        check_known_node(node, nodes, bytes_path);
+        container.anon_bytes[node] = reader::read_bytes(bytes, bytes_path);
+      }
+    }
+    result.push_back(std::move(container));
+  }
+  return result;
+}
+
+core::History read_history(const json& history) {
+  reader::require_array(history, "history");
+  core::History result;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    auto round = round_from_json(history[i], reader::item("history", i));
+    if (!round.ok()) {
+      reader::fail("", round.error().context);
+    }
+    result.push_back(std::move(*round));
+  }
+  return result;
+}
+
+json read_config(const json& config) {
+  reader::require_object(config, "config");
+  reader::check_keys(config, "config", {"policy"});
+  const json* policy = reader::optional_field(config, "policy", false);
+  if (policy == nullptr) {
+    return json::object();
+  }
+  // Fail on unknown keys and wrong types now, while the path still means something to the user.
+  (void)assign_overrides(core::PolicyConfig{}, *policy);
+  return *policy;
+}
+
+SnapshotDocument read_document(const json& root, TimePoint default_time) {
+  if (!root.is_object()) {
+    reader::fail("snapshot", "expected an object, got " + std::string(reader::type_name(root)));
+  }
+  reader::check_keys(root, "",
+                     {"time", "nodes", "pools", "containers", "history", "config", "meta"});
+  SnapshotDocument document;
+  document.snapshot.time = default_time;
+  if (const auto* time = reader::optional_field(root, "time")) {
+    document.snapshot.time = reader::read_time(*time, "time");
+  }
+  document.snapshot.nodes = read_nodes(reader::required_field(root, "", "nodes"));
+  std::set<NodeId> ids;
+  for (const core::Node& node : document.snapshot.nodes) {
+    ids.insert(node.id);
+  }
+  if (const auto* pools = reader::optional_field(root, "pools")) {
+    document.snapshot.pools = read_pools(*pools, ids);
+  }
+  if (const auto* containers = reader::optional_field(root, "containers")) {
+    document.snapshot.containers = read_containers(*containers, ids);
+  }
+  if (const auto* history = reader::optional_field(root, "history")) {
+    document.history = read_history(*history);
+  }
+  if (const auto* config = reader::optional_field(root, "config")) {
+    document.policy_overrides = read_config(*config);
+  }
+  if (const auto* meta = reader::optional_field(root, "meta")) {
+    reader::require_object(*meta, "meta");
+    document.meta = *meta;
+  }
+  return document;
+}
+
+}  // namespace
+
+Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint default_time) {
+  json root = json::parse(json_text, nullptr, false);
+  if (root.is_discarded()) {
+    // Parse again for the library's message, which says where the text went wrong.
+    try {
+      json reparsed = json::parse(json_text);
+    } catch (const json::parse_error& error) {
+      std::string message = error.what();
+      if (auto end = message.find("] ");
+          message.starts_with("[json.exception") && end != std::string::npos) {
+        message.erase(0, end + 2);
+      }
+      return make_error(0, "invalid JSON: " + message);
+    }
+    return make_error(0, "invalid JSON");
+  }
+  return reader::catching([&] { return read_document(root, default_time); });
+}
+
+json to_json(const SnapshotDocument& document) {
+  json nodes = json::array();
+  for (const core::Node& node : document.snapshot.nodes) {
+    json distance = json::object();
+    for (const auto& [to, hops] : node.distance) {
+      distance[std::to_string(to)] = hops;
+    }
+    json entry = {
+        {"id", node.id},
+        {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json(nullptr)},
+        {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json(nullptr)},
+        {"distance", std::move(distance)},
+    };
+    if (node.free_bytes) {
+      entry["free_bytes"] = *node.free_bytes;
+    }
+    if (node.total_bytes) {
+      entry["total_bytes"] = *node.total_bytes;
+    }
+    if (!node.cpus.empty()) {
+      entry["cpus"] = node.cpus;
+    }
+    nodes.push_back(std::move(entry));
+  }
+  json pools = json::array();
+  for (const core::Pool& pool : document.snapshot.pools) {
+    pools.push_back({{"name", pool.name}, {"nodes", pool.nodes}});
+  }
+  json containers = json::array();
+  for (const core::Container& container : document.snapshot.containers) {
+    json anon = json::object();
+    for (const auto& [node, bytes] : container.anon_bytes) {
+      anon[std::to_string(node)] = bytes;
+    }
+    containers.push_back(
+        {{"id", container.id}, {"pool", container.pool}, {"anon_bytes", std::move(anon)}});
+  }
+  json history = json::array();
+  for (const core::Round& round : document.history) {
+    history.push_back(to_json(round));
+  }
+  json root = {
+      {"time", format_time(document.snapshot.time)},
+      {"nodes", std::move(nodes)},
+      {"pools", std::move(pools)},
+      {"containers", std::move(containers)},
+      {"history", std::move(history)},
+  };
+  if (!document.policy_overrides.empty()) {
+    root["config"] = {{"policy", document.policy_overrides}};
+  }
+  if (!document.meta.empty()) {
+    root["meta"] = document.meta;
+  }
+  return root;
+}
+
+}  // namespace nb::codec

@@ -1,0 +1,41 @@
+#pragma once
+// The snapshot document: what `numabalancerd snapshot` prints for the live host and what
+// `numabalancerd plan --snapshot` reads. One file is a self-contained test case: the host, the
+// history of earlier rounds and any [policy] overrides. Unknown keys are errors everywhere but in
+// `meta`, which is carried and never interpreted.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "core/history.hpp"
+#include "core/policy_config.hpp"
+#include "core/result.hpp"
+#include "core/snapshot.hpp"
+#include "core/units.hpp"
+
+namespace nb::codec {
+
+struct SnapshotDocument {
+  core::Snapshot snapshot;
+  core::History history;
+  nlohmann::json policy_overrides = nlohmann::json::object();  // "config": {"policy": {...}}
+  nlohmann::json meta = nlohmann::json::object();
+};
+
+// `default_time` stands in for an absent "time". Errors name the JSON path of the bad field, e.g.
+// "nodes[1].distance: missing node 2".
+Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint default_time);
+nlohmann::json to_json(const SnapshotDocument& document);
+
+// Applies "config.policy" overrides (keys as in [policy]; sizes as bytes or a size string,
+// durations as a duration string) onto `base`, then validates the result. Errors name the path
+// ("config.policy.grace_gap_ratio: ...").
+Result<core::PolicyConfig> apply_policy_overrides(core::PolicyConfig base,
+                                                  const nlohmann::json& overrides);
+
+std::string format_time(TimePoint time);  // RFC 3339 UTC, "2026-12-02T10:00:00Z"
+// RFC 3339: "Z" or a numeric offset, optional fraction of a second.
+Result<TimePoint> parse_time(std::string_view text);
+
+}  // namespace nb::codec

@@ -1,0 +1,117 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "daemon/codec/snapshot_json.hpp"
+
+namespace nb::codec {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+TEST(PolicyOverrides, EmptyOverridesKeepTheBase) {
+  core::PolicyConfig base;
+  base.force_read_latency_ns = 150;
+  auto policy = apply_policy_overrides(base, json::object());
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->force_read_latency_ns, 150);
+}
+
+TEST(PolicyOverrides, OverridesApplyOnTopOfTheBase) {
+  core::PolicyConfig base;
+  base.force_read_latency_ns = 200;
+  base.grace_read_latency_ns = 100;
+  auto policy = apply_policy_overrides(base, {{"grace_read_latency_ns", 90},
+                                              {"grace_max_distance", 12},
+                                              {"supported_pools", {"share", "batch"}},
+                                              {"reclaim_pool", "spare"},
+                                              {"migrate_threshold", 0.5}});
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->force_read_latency_ns, 200);
+  EXPECT_EQ(policy->grace_read_latency_ns, 90);
+  EXPECT_EQ(policy->grace_max_distance, 12);
+  EXPECT_EQ(policy->supported_pools, (std::vector<std::string>{"share", "batch"}));
+  EXPECT_EQ(policy->reclaim_pool, "spare");
+  EXPECT_EQ(policy->migrate_threshold, 0.5);
+}
+
+TEST(PolicyOverrides, SizesAreBytesOrSizeStrings) {
+  auto policy =
+      apply_policy_overrides({}, {{"round_max_bytes", "4GiB"}, {"container_min_bytes", 1048576}});
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->round_max_bytes, 4 * kGiB);
+  EXPECT_EQ(policy->container_min_bytes, kMiB);
+}
+
+TEST(PolicyOverrides, DurationsAreDurationStrings) {
+  auto policy = apply_policy_overrides({}, {{"min_interval", "45s"}, {"ping_pong_window", "1h"}});
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->min_interval, 45s);
+  EXPECT_EQ(policy->ping_pong_window, 1h);
+}
+
+struct BadOverride {
+  const char* name;
+  json overrides;
+  const char* error_start;
+};
+
+class PolicyOverridesReject : public ::testing::TestWithParam<BadOverride> {};
+
+TEST_P(PolicyOverridesReject, NamingTheKey) {
+  auto policy = apply_policy_overrides({}, GetParam().overrides);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_THAT(policy.error().message(), StartsWith(GetParam().error_start));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PolicyOverridesReject,
+    ::testing::Values(
+        BadOverride{"UnknownKey", {{"speed", 1}}, "config.policy.speed: unknown key"},
+        BadOverride{"NotAnObject", json::array(), "config.policy: expected an object, got array"},
+        BadOverride{"NumberAsString",
+                    {{"grace_gap_ratio", "0.1"}},
+                    "config.policy.grace_gap_ratio: expected a number, got string"},
+        BadOverride{"FractionalDistance",
+                    {{"grace_max_distance", 19.5}},
+                    "config.policy.grace_max_distance: expected an integer, got 19.5"},
+        BadOverride{"DecimalSizeUnit",
+                    {{"round_max_bytes", "12GB"}},
+                    "config.policy.round_max_bytes: invalid size \"12GB\""},
+        BadOverride{"NegativeSize",
+                    {{"round_max_bytes", -1}},
+                    "config.policy.round_max_bytes: must not be negative, got -1"},
+        BadOverride{"SizeAsBoolean",
+                    {{"round_max_bytes", true}},
+                    "config.policy.round_max_bytes: expected a size"},
+        BadOverride{"DurationAsNumber",
+                    {{"min_interval", 30}},
+                    "config.policy.min_interval: expected a duration string such as \"30s\", "
+                    "got number"},
+        BadOverride{"DurationWithoutUnit",
+                    {{"min_interval", "30"}},
+                    "config.policy.min_interval: invalid duration \"30\""},
+        BadOverride{"PoolNameNotAString",
+                    {{"supported_pools", {"share", 3}}},
+                    "config.policy.supported_pools[1]: expected a string, got number"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(PolicyOverrides, ResultIsValidatedAsAWhole) {
+  core::PolicyConfig base;
+  base.force_read_latency_ns = 60;
+  auto policy = apply_policy_overrides(base, {{"grace_read_latency_ns", 65}});
+  ASSERT_FALSE(policy.ok());
+  EXPECT_THAT(policy.error().message(),
+              StartsWith("config.policy.grace_read_latency_ns: must not exceed"));
+}
+
+TEST(PolicyOverrides, OutOfRangeRatioIsRejectedByTheConfigRules) {
+  auto policy = apply_policy_overrides({}, {{"grace_gap_ratio", -0.5}});
+  ASSERT_FALSE(policy.ok());
+  EXPECT_THAT(policy.error().message(), HasSubstr("config.policy.grace_gap_ratio: "));
+}
+
+}  // namespace
+}  // namespace nb::codec
