@@ -1,0 +1,152 @@
+#include "daemon/metrics/source.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "daemon/metrics/clock.hpp"
+#include "daemon/metrics/file_provider.hpp"
+#include "daemon/metrics/perf_events.hpp"
+#include "daemon/metrics/perf_provider.hpp"
+#include "daemon/metrics/probe_provider.hpp"
+#include "daemon/metrics/resctrl_provider.hpp"
+
+namespace nb::metrics {
+namespace {
+
+std::string join_reasons(const std::vector<std::string>& reasons) {
+  std::string joined;
+  for (const auto& reason : reasons) {
+    if (!joined.empty()) {
+      joined += "; ";
+    }
+    joined += reason;
+  }
+  return joined;
+}
+
+std::unique_ptr<Provider> make_provider(std::string_view name, Metric metric,
+                                        const config::MetricsConfig& config,
+                                        const std::filesystem::path& host_root,
+                                        const std::vector<core::Node>& topology) {
+  if (name == "file") {
+    return std::make_unique<FileProvider>(metric, config.file);
+  }
+  if (name == "perf") {
+    return std::make_unique<PerfProvider>(metric, host_root, topology, config.perf,
+                                          make_system_perf_events(), steady_clock());
+  }
+  if (name == "probe" && metric == Metric::read_latency) {
+    return std::make_unique<ProbeProvider>(topology, config.probe);
+  }
+  if (name == "resctrl" && metric == Metric::bandwidth) {
+    return std::make_unique<ResctrlProvider>(host_root, topology, config.resctrl, steady_clock());
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<MetricSource> MetricSource::create(Metric metric,
+                                                   const config::MetricsConfig& config,
+                                                   const std::filesystem::path& host_root,
+                                                   const std::vector<core::Node>& topology) {
+  const std::string& choice = metric == Metric::read_latency ? config.latency : config.bandwidth;
+  std::vector<std::string_view> names;
+  if (choice == "auto") {
+    names = metric == Metric::read_latency ? std::vector<std::string_view>{"perf", "probe"}
+                                           : std::vector<std::string_view>{"perf", "resctrl"};
+  } else if (choice != "none") {
+    names = {choice};
+  }
+  std::vector<std::unique_ptr<Provider>> chain;
+  for (auto name : names) {
+    auto provider = make_provider(name, metric, config, host_root, topology);
+    if (provider) {
+      chain.push_back(std::move(provider));
+    }
+  }
+  std::string empty_reason = "disabled by config";
+  if (choice != "none" && chain.empty()) {
+    empty_reason = "unknown " + std::string(to_string(metric)) + " provider \"" + choice + "\"";
+  }
+  std::vector<NodeId> nodes;
+  for (const auto& node : topology) {
+    nodes.push_back(node.id);
+  }
+  return std::make_unique<MetricSource>(metric, std::move(chain), std::move(nodes),
+                                        std::move(empty_reason));
+}
+
+MetricSource::MetricSource(Metric metric, std::vector<std::unique_ptr<Provider>> chain,
+                           std::vector<NodeId> topology_nodes, std::string empty_reason)
+    : metric_(metric),
+      chain_(std::move(chain)),
+      topology_nodes_(std::move(topology_nodes)),
+      empty_reason_(std::move(empty_reason)) {}
+
+MetricSource::~MetricSource() = default;
+
+MetricReading MetricSource::read_provider(Provider& provider, TimePoint now, std::string& reason) {
+  MetricReading reading;
+  reading.kind = provider.latency_kind();
+  Result<NodeValues> raw = NodeValues{};
+  try {
+    raw = provider.read(now);
+  } catch (const std::exception& e) {
+    raw = make_error(0, std::string("internal error: ") + e.what());
+  }
+  if (!raw) {
+    reason = std::string(provider.name()) + ": " + raw.error().message();
+    return reading;
+  }
+  // A node outside the topology cannot be acted on; a zero or a NaN is not a measurement.
+  for (const auto& [node, value] : *raw) {
+    bool known =
+        std::find(topology_nodes_.begin(), topology_nodes_.end(), node) != topology_nodes_.end();
+    if (known && std::isfinite(value) && value > 0) {
+      reading.values[node] = value;
+    }
+  }
+  if (reading.values.empty()) {
+    reason = std::string(provider.name()) +
+             ": no node of the topology has a positive value (all zero, missing or unknown)";
+    return reading;
+  }
+  reading.provider = std::string(provider.name());
+  return reading;
+}
+
+MetricReading MetricSource::read(TimePoint now) {
+  if (chain_.empty()) {
+    MetricReading disabled;
+    disabled.unavailable_reason = empty_reason_;
+    return disabled;
+  }
+  if (settled_ != nullptr) {
+    std::string reason;
+    auto reading = read_provider(*settled_, now, reason);
+    reading.unavailable_reason = reading.available() ? settled_reasons_ : reason;
+    return reading;
+  }
+  std::vector<std::string> reasons;
+  for (auto& provider : chain_) {
+    std::string reason;
+    auto reading = read_provider(*provider, now, reason);
+    if (reading.available()) {
+      settled_ = provider.get();
+      settled_reasons_ = join_reasons(reasons);
+      reading.unavailable_reason = settled_reasons_;
+      return reading;
+    }
+    reasons.push_back(std::move(reason));
+  }
+  MetricReading unavailable;
+  unavailable.unavailable_reason = join_reasons(reasons);
+  if (chain_.size() == 1) {
+    unavailable.kind = chain_.front()->latency_kind();
+  }
+  return unavailable;
+}
+
+}  // namespace nb::metrics
