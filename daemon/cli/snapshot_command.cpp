@@ -1,15 +1,77 @@
-#include "daemon/cli/commands.hpp"
+// `numabalancerd snapshot`: the live host as the snapshot document `plan --snapshot` reads, from
+// the same HostScanner the daemon runs each round. With --host-root every host path is read
+// under another directory: a captured host, or a test's fake one.
 
+#include <chrono>
 #include <iostream>
+#include <memory>
+#include <string>
+
+#include "daemon/cli/commands.hpp"
+#include "daemon/codec/snapshot_json.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/config/load.hpp"
+#include "daemon/host/host_scanner.hpp"
 
 namespace nb::cli {
+namespace {
 
-void add_snapshot_command(CLI::App& app, const GlobalOptions&, int& exit_code) {
-  auto* command = app.add_subcommand("snapshot", "(being built)");
-  command->callback([&exit_code] {
-    std::cerr << "numabalancerd snapshot: not available in this build\n";
-    exit_code = 2;
-  });
+constexpr int kFailed = 2;
+
+struct SnapshotOptions {
+  std::string host_root = "/";
+};
+
+int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
+  config::Config config;
+  if (!global.config_path.empty()) {
+    config::ConfigLoad load = config::load_config_file(global.config_path);
+    if (!load.ok()) {
+      for (const config::ConfigProblem& problem : load.problems) {
+        std::cerr << "numabalancerd snapshot: " << global.config_path << ": " << problem.to_string()
+                  << '\n';
+      }
+      return kFailed;
+    }
+    config = std::move(load.config);
+  }
+
+  host::HostScanner scanner(options.host_root, config);
+  auto document = scanner.scan(std::chrono::system_clock::now());
+  if (!document) {
+    std::cerr << "numabalancerd snapshot: " << document.error().message() << '\n';
+    return kFailed;
+  }
+  // The daemon's persisted rounds, so that `plan` on this document applies the same cooldown and
+  // ping-pong bans the daemon would.
+  auto state_file = std::filesystem::path(config.daemon.state_dir) / codec::kStateFileName;
+  auto rounds = codec::read_state(state_file);
+  if (rounds) {
+    document->history = codec::to_history(rounds.value());
+  } else {
+    std::cerr << "numabalancerd snapshot: ignoring " << state_file.string() << ": "
+              << rounds.error().message() << " (the daemon will start with no history)\n";
+  }
+  std::cout << codec::to_json(*document).dump(2) << '\n';
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "numabalancerd snapshot: cannot write the document to stdout\n";
+    return kFailed;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_snapshot_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto options = std::make_shared<SnapshotOptions>();
+  auto* command = app.add_subcommand(
+      "snapshot", "Print the live host (topology, pools, containers, metrics) as snapshot JSON");
+  command
+      ->add_option("--host-root", options->host_root,
+                   "Read /sys, /proc and the cgroup mounts under this directory")
+      ->capture_default_str();
+  command->callback([options, &global, &exit_code] { exit_code = run_snapshot(*options, global); });
 }
 
 }  // namespace nb::cli

@@ -1,0 +1,45 @@
+#pragma once
+// One reading of the live host as a snapshot document: topology, pools, containers with their
+// anon bytes per node, and the metrics. The daemon calls scan() every round; `numabalancerd
+// snapshot` calls it once. Every path is read under the host root ("/" in production).
+//
+// The document's `meta` object says how the reading went: host name, cgroup mode and how its
+// mounts were found, which provider answered each metric or why none did, and the scan counts
+// (cgroups seen, containers, cgroups that vanished mid-scan, ones skipped and why). A cgroup
+// that vanishes mid-scan is skipped and counted; so is one matched by two pools, or whose
+// numa_stat cannot be read. Only the topology and the cgroup mounts failing fails the scan.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "core/result.hpp"
+#include "core/units.hpp"
+#include "daemon/codec/snapshot_json.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/metrics/source.hpp"
+
+namespace nb::host {
+
+class HostScanner {
+ public:
+  HostScanner(std::filesystem::path host_root, const config::Config& config);
+  ~HostScanner();
+  HostScanner(const HostScanner&) = delete;
+  HostScanner& operator=(const HostScanner&) = delete;
+
+  // `history` is left empty: the daemon keeps it. `policy_overrides` is the effective [policy].
+  nb::Result<codec::SnapshotDocument> scan(TimePoint now);
+
+ private:
+  std::filesystem::path host_root_;
+  config::Config config_;
+  // Made on the first scan, when the topology is known, and kept: a provider settles on its
+  // source once (see metrics::MetricSource) and samplers keep running between rounds.
+  std::unique_ptr<metrics::MetricSource> latency_;
+  std::unique_ptr<metrics::MetricSource> bandwidth_;
+  std::string numa_stat_buffer_;  // reused across cgroups and rounds
+  std::string relative_path_;
+};
+
+}  // namespace nb::host

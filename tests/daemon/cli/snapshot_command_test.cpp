@@ -1,0 +1,192 @@
+// `numabalancerd snapshot` run as an operator runs it: the built binary, a config file, a host
+// root, stdout and the exit code.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "daemon/codec/snapshot_json.hpp"
+#include "tests/daemon/host/host_fixture.hpp"
+#include "tests/support/temp_tree.hpp"
+
+namespace nb::cli {
+namespace {
+
+using ::testing::AnyOf;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+const std::string kDaemon = std::string(NB_BINARY_DIR) + "/numabalancerd";
+
+struct CommandOutput {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `command` through the shell, with stdout and stderr captured in files of `scratch`.
+CommandOutput run_command(const std::string& command, const nb::testing::TempTree& scratch) {
+  const auto out = scratch.path("stdout");
+  const auto err = scratch.path("stderr");
+  const int status =
+      std::system((command + " >'" + out.string() + "' 2>'" + err.string() + "'").c_str());
+  CommandOutput result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = nb::testing::read_file(out);
+  result.err = nb::testing::read_file(err);
+  return result;
+}
+
+constexpr std::string_view kOfflineConfig = R"(
+[[pool]]
+name = "share"
+cgroups = ["kubepods/**"]
+
+[metrics]
+latency = "none"
+bandwidth = "none"
+)";
+
+void make_fake_host(const nb::testing::TempTree& host) {
+  nb::testing::make_four_node_sysfs(host);
+  nb::testing::make_v2_host(host);
+  host.make_file("proc/sys/kernel/hostname", "fake-host\n");
+  nb::testing::make_v2_cgroup(host, "kubepods/pod1", {{0, 512 * kMiB}, {1, 64 * kMiB}});
+  nb::testing::make_v2_cgroup(host, "kubepods/pod2", {{4, 256 * kMiB}});
+}
+
+TEST(SnapshotCommand, PrintsTheFakeHostUnderHostRootAsASnapshotDocument) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  const auto config = scratch.make_file("config.toml", kOfflineConfig);
+
+  CommandOutput result = run_command(kDaemon + " snapshot --config '" + config.string() +
+                                         "' --host-root '" + host.root().string() + "'",
+                                     scratch);
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto document = codec::parse_snapshot(result.out, TimePoint{});
+  ASSERT_TRUE(document.ok()) << document.error().message() << "\n" << result.out;
+  ASSERT_EQ(document->snapshot.nodes.size(), 4u);
+  EXPECT_EQ(document->snapshot.nodes[3].id, 4);
+  ASSERT_EQ(document->snapshot.containers.size(), 2u);
+  EXPECT_EQ(document->snapshot.containers[0].id, "kubepods/pod1");
+  EXPECT_EQ(document->snapshot.containers[0].anon_on(0), 512 * kMiB);
+  EXPECT_EQ(document->snapshot.containers[1].anon_on(4), 256 * kMiB);
+  EXPECT_EQ(document->meta["host"], "fake-host");
+  EXPECT_EQ(document->meta["host_root"], host.root().string());
+  EXPECT_EQ(document->meta["cgroup"]["mode"], "v2");
+  EXPECT_TRUE(result.err.empty()) << result.err;
+}
+
+TEST(SnapshotCommand, ConfigMayFollowTheSubcommandOrPrecedeIt) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  const auto config = scratch.make_file("config.toml", kOfflineConfig);
+
+  CommandOutput result = run_command(kDaemon + " --config '" + config.string() +
+                                         "' snapshot --host-root '" + host.root().string() + "'",
+                                     scratch);
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("kubepods/pod2"));
+}
+
+TEST(SnapshotCommand, CarriesTheDaemonsPersistedRoundsAsHistory) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  scratch.make_file("state/state.json", R"({"version": 1, "rounds": [
+    {"number": 1, "time": "2026-12-02T09:55:00Z", "status": "ready", "outcome": "acted",
+     "source_node": 1, "dest_nodes": [0], "migrated": true},
+    {"number": 2, "time": "2026-12-02T09:56:00Z", "status": "idle", "outcome": "none",
+     "migrated": false}]})");
+  const auto config =
+      scratch.make_file("config.toml", std::string(kOfflineConfig) + "\n[daemon]\nstate_dir = \"" +
+                                           scratch.path("state").string() + "\"\n");
+
+  CommandOutput result = run_command(kDaemon + " snapshot --config '" + config.string() +
+                                         "' --host-root '" + host.root().string() + "'",
+                                     scratch);
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto document = codec::parse_snapshot(result.out, TimePoint{});
+  ASSERT_TRUE(document.ok()) << document.error().message();
+  ASSERT_EQ(document->history.size(), 1u) << "only rounds that acted are history";
+  EXPECT_EQ(document->history[0].source_node, 1);
+  EXPECT_EQ(document->history[0].dest_nodes, std::vector<NodeId>{0});
+  EXPECT_TRUE(document->history[0].migrated);
+}
+
+TEST(SnapshotCommand, CorruptStateFileIsReportedAndLeftInPlace) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  const auto state = scratch.make_file("state/state.json", "{not json");
+  const auto config =
+      scratch.make_file("config.toml", std::string(kOfflineConfig) + "\n[daemon]\nstate_dir = \"" +
+                                           scratch.path("state").string() + "\"\n");
+
+  CommandOutput result = run_command(kDaemon + " snapshot --config '" + config.string() +
+                                         "' --host-root '" + host.root().string() + "'",
+                                     scratch);
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("ignoring " + state.string()));
+  EXPECT_EQ(nb::testing::read_file(state), "{not json") << "snapshot must not touch the state";
+}
+
+TEST(SnapshotCommand, UnreadableHostExitsTwoNamingThePath) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+
+  CommandOutput result = run_command(
+      kDaemon + " snapshot --host-root '" + host.path("absent").string() + "'", scratch);
+
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_THAT(result.err, StartsWith("numabalancerd snapshot: "));
+  EXPECT_THAT(result.err, HasSubstr(host.path("absent").string()));
+}
+
+TEST(SnapshotCommand, InvalidConfigExitsTwoWithTheProblem) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  const auto config = scratch.make_file("config.toml", "[metrics]\nlatencyy = \"none\"\n");
+
+  CommandOutput result = run_command(kDaemon + " snapshot --config '" + config.string() +
+                                         "' --host-root '" + host.root().string() + "'",
+                                     scratch);
+
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_THAT(result.err, HasSubstr("latencyy"));
+}
+
+// This host: no counters (a VM), so the plan must decline with a reason rather than act.
+TEST(SnapshotCommandOnThisHost, PlanOnTheLiveSnapshotAnswersNoMetricsOrIdle) {
+  nb::testing::TempTree scratch;
+
+  CommandOutput snapshot = run_command(kDaemon + " snapshot", scratch);
+  ASSERT_EQ(snapshot.exit_code, 0) << snapshot.err;
+  auto document = codec::parse_snapshot(snapshot.out, TimePoint{});
+  ASSERT_TRUE(document.ok()) << document.error().message();
+  EXPECT_FALSE(document->snapshot.nodes.empty());
+
+  CommandOutput plan =
+      run_command(kDaemon + " snapshot | " + kDaemon + " plan --snapshot -", scratch);
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const auto decision = nlohmann::json::parse(plan.out);
+  EXPECT_THAT(decision["status"].get<std::string>(), AnyOf("no_metrics", "idle"));
+  EXPECT_FALSE(decision["reason"].get<std::string>().empty());
+}
+
+}  // namespace
+}  // namespace nb::cli
