@@ -1,0 +1,34 @@
+#include "actuator/batch_sizer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nb::actuator {
+
+namespace {
+// Half the weight on the newest call: fast to follow a change in the cost per page (THP vs 4 KiB,
+// a busier machine), yet one outlier call only moves the size halfway.
+constexpr double kNewestWeight = 0.5;
+}  // namespace
+
+BatchSizer::BatchSizer(Clock::duration call_target)
+    : target_seconds_(std::chrono::duration<double>(call_target).count()) {}
+
+void BatchSizer::record(std::int64_t pages, Clock::duration took) {
+  if (pages <= 0) {
+    return;
+  }
+  double per_page = std::chrono::duration<double>(took).count() / static_cast<double>(pages);
+  seconds_per_page_ = seconds_per_page_ == 0
+                          ? per_page
+                          : kNewestWeight * per_page + (1 - kNewestWeight) * seconds_per_page_;
+  if (seconds_per_page_ <= 0) {
+    pages_ = kMaxPages;
+    return;
+  }
+  double wanted = target_seconds_ / seconds_per_page_;
+  pages_ = std::clamp(static_cast<std::int64_t>(std::llround(std::min(wanted, 1e9))), kMinPages,
+                      kMaxPages);
+}
+
+}  // namespace nb::actuator

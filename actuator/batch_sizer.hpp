@@ -1,0 +1,29 @@
+#pragma once
+// How many pages go into the next move_pages call, so that each call stalls the target process
+// for about the call target. Sizes are in base (4 KiB) pages, a huge page counting for all of its
+// base pages, within [64, 4096] as the issue bounds them; the first call uses the minimum.
+
+#include <cstdint>
+
+#include "actuator/memory_syscalls.hpp"
+
+namespace nb::actuator {
+
+class BatchSizer {
+ public:
+  static constexpr std::int64_t kMinPages = 64;
+  static constexpr std::int64_t kMaxPages = 4096;
+
+  explicit BatchSizer(Clock::duration call_target);
+
+  std::int64_t pages() const { return pages_; }
+  // A call moved `pages` base pages in `took`; the estimate of the cost per page follows it.
+  void record(std::int64_t pages, Clock::duration took);
+
+ private:
+  double target_seconds_;
+  double seconds_per_page_ = 0;  // 0 until the first call
+  std::int64_t pages_ = kMinPages;
+};
+
+}  // namespace nb::actuator

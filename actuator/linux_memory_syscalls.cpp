@@ -1,0 +1,227 @@
+#include "actuator/linux_memory_syscalls.hpp"
+
+#include <fcntl.h>
+#include <numa.h>
+#include <numaif.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace nb::actuator {
+namespace {
+
+// The PAGEMAP_SCAN ABI (include/uapi/linux/fs.h, Linux 6.7); Debian 12's headers predate it.
+struct PageRegion {
+  std::uint64_t start;
+  std::uint64_t end;
+  std::uint64_t categories;
+};
+struct PageMapScanArgument {
+  std::uint64_t size;
+  std::uint64_t flags;
+  std::uint64_t start;
+  std::uint64_t end;
+  std::uint64_t walk_end;
+  std::uint64_t vec;
+  std::uint64_t vec_len;
+  std::uint64_t max_pages;
+  std::uint64_t category_inverted;
+  std::uint64_t category_mask;
+  std::uint64_t category_anyof_mask;
+  std::uint64_t return_mask;
+};
+constexpr unsigned long kPageMapScan = _IOWR('f', 16, PageMapScanArgument);
+constexpr std::uint64_t kPageIsPresent = 1 << 3;
+constexpr std::uint64_t kPageIsHuge = 1 << 6;
+
+constexpr std::uintptr_t kBasePage = 4096;
+constexpr std::uintptr_t kPmdSize = 2 * 1024 * 1024;
+constexpr std::uint64_t kPagemapPresent = 1ULL << 63;
+constexpr std::uint64_t kPagemapPfnMask = (1ULL << 55) - 1;
+constexpr std::uint64_t kPageFlagCompoundHead = 1ULL << 15;
+constexpr std::uint64_t kPageFlagThp = 1ULL << 22;
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void append_range(std::vector<ResidentRange>& ranges, ResidentRange range) {
+  if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge) {
+    ranges.back().end = range.end;
+    return;
+  }
+  ranges.push_back(range);
+}
+
+SyscallResult result_of(long rc) {
+  return rc < 0 ? SyscallResult{rc, errno} : SyscallResult{rc, 0};
+}
+
+}  // namespace
+
+LinuxMemorySyscalls::LinuxMemorySyscalls(std::filesystem::path proc_root)
+    : proc_root_(std::move(proc_root)) {}
+
+SyscallResult LinuxMemorySyscalls::move_pages(int pid, std::span<const std::uintptr_t> pages,
+                                              std::span<const int> nodes, std::span<int> status,
+                                              bool move_all) {
+  // The kernel reads an array of pointers; uintptr_t has the same size and representation.
+  static_assert(sizeof(std::uintptr_t) == sizeof(void*));
+  auto** addresses = reinterpret_cast<void**>(const_cast<std::uintptr_t*>(pages.data()));
+  const int* node_array = nodes.empty() ? nullptr : nodes.data();
+  int flags = move_all ? MPOL_MF_MOVE_ALL : MPOL_MF_MOVE;
+  return result_of(::move_pages(pid, pages.size(), addresses, node_array, status.data(),
+                                nodes.empty() ? 0 : flags));
+}
+
+SyscallResult LinuxMemorySyscalls::migrate_pages(int pid, NodeId from, NodeId to) {
+  bitmask* from_mask = numa_allocate_nodemask();
+  bitmask* to_mask = numa_allocate_nodemask();
+  numa_bitmask_setbit(from_mask, static_cast<unsigned>(from));
+  numa_bitmask_setbit(to_mask, static_cast<unsigned>(to));
+  long rc = ::migrate_pages(pid, from_mask->size + 1, from_mask->maskp, to_mask->maskp);
+  SyscallResult result = result_of(rc);
+  numa_free_nodemask(from_mask);
+  numa_free_nodemask(to_mask);
+  return result;
+}
+
+Result<std::vector<ResidentRange>> LinuxMemorySyscalls::resident_ranges(int pid,
+                                                                        std::uintptr_t start,
+                                                                        std::uintptr_t end) {
+  auto path = proc_root_ / std::to_string(pid) / "pagemap";
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return make_error(errno, "open " + path.string());
+  }
+  if (scan_ioctl_supported_) {
+    auto scanned = scan_ioctl(fd.get(), start, end);
+    if (scanned.ok() || (scanned.error().code != ENOTTY && scanned.error().code != EINVAL)) {
+      return scanned;
+    }
+    scan_ioctl_supported_ = false;
+  }
+  return read_entries(fd.get(), start, end);
+}
+
+Result<std::vector<ResidentRange>> LinuxMemorySyscalls::scan_ioctl(int fd, std::uintptr_t start,
+                                                                   std::uintptr_t end) {
+  std::vector<ResidentRange> ranges;
+  std::vector<PageRegion> regions(4096);
+  std::uintptr_t cursor = start;
+  while (cursor < end) {
+    PageMapScanArgument argument{};
+    argument.size = sizeof(argument);
+    argument.start = cursor;
+    argument.end = end;
+    argument.vec = reinterpret_cast<std::uint64_t>(regions.data());
+    argument.vec_len = regions.size();
+    argument.category_mask = kPageIsPresent;
+    argument.return_mask = kPageIsPresent | kPageIsHuge;
+    long count = ::ioctl(fd, kPageMapScan, &argument);
+    if (count < 0) {
+      return make_error(errno, "PAGEMAP_SCAN");
+    }
+    for (long i = 0; i < count; ++i) {
+      // A range may repeat the tail of the previous call's last one; never report a page twice.
+      std::uintptr_t region_start = std::max<std::uintptr_t>(regions[i].start, cursor);
+      if (!ranges.empty()) {
+        region_start = std::max(region_start, ranges.back().end);
+      }
+      if (region_start < regions[i].end) {
+        append_range(ranges,
+                     {region_start, regions[i].end, (regions[i].categories & kPageIsHuge) != 0});
+      }
+    }
+    if (argument.walk_end <= cursor) {
+      break;
+    }
+    cursor = argument.walk_end;
+  }
+  return ranges;
+}
+
+Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std::uintptr_t start,
+                                                                     std::uintptr_t end) {
+  auto flags_path = proc_root_ / "kpageflags";
+  // Without kpageflags (no CAP_SYS_ADMIN: PFNs read as zero) huge pages go unrecognised and the
+  // caller moves them 4 KiB at a time, which the kernel still handles.
+  FileDescriptor page_flags(::open(flags_path.c_str(), O_RDONLY | O_CLOEXEC));
+  std::vector<ResidentRange> ranges;
+  std::vector<std::uint64_t> entries(64 * 1024);
+  for (std::uintptr_t chunk = start; chunk < end;) {
+    std::size_t count = std::min<std::size_t>(entries.size(), (end - chunk) / kBasePage);
+    ssize_t got = ::pread(fd, entries.data(), count * sizeof(std::uint64_t),
+                          static_cast<off_t>(chunk / kBasePage * sizeof(std::uint64_t)));
+    if (got < 0) {
+      return make_error(errno, "read pagemap");
+    }
+    std::size_t read_count = static_cast<std::size_t>(got) / sizeof(std::uint64_t);
+    if (read_count == 0) {
+      break;
+    }
+    for (std::size_t i = 0; i < read_count;) {
+      std::uintptr_t address = chunk + i * kBasePage;
+      std::uint64_t entry = entries[i];
+      if ((entry & kPagemapPresent) == 0) {
+        ++i;
+        continue;
+      }
+      std::uint64_t pfn = entry & kPagemapPfnMask;
+      bool huge_head = false;
+      if (page_flags.get() >= 0 && address % kPmdSize == 0 && pfn != 0 &&
+          pfn % (kPmdSize / kBasePage) == 0 && i + kPmdSize / kBasePage <= read_count) {
+        std::uint64_t flags = 0;
+        if (::pread(page_flags.get(), &flags, sizeof(flags),
+                    static_cast<off_t>(pfn * sizeof(flags))) == sizeof(flags)) {
+          huge_head = (flags & kPageFlagThp) != 0 && (flags & kPageFlagCompoundHead) != 0;
+        }
+      }
+      if (huge_head) {
+        append_range(ranges, {address, address + kPmdSize, true});
+        i += kPmdSize / kBasePage;
+      } else {
+        append_range(ranges, {address, address + kBasePage, false});
+        ++i;
+      }
+    }
+    chunk += read_count * kBasePage;
+  }
+  return ranges;
+}
+
+Result<NodeMemory> LinuxMemorySyscalls::node_memory(NodeId node) {
+  if (numa_available() < 0 || node < 0 || node > numa_max_node()) {
+    return make_error(ENODEV, "node " + std::to_string(node));
+  }
+  long long free_bytes = 0;
+  long long total = numa_node_size64(node, &free_bytes);
+  if (total <= 0) {
+    return make_error(ENODEV, "node " + std::to_string(node) + " has no memory");
+  }
+  return NodeMemory{total, free_bytes};
+}
+
+Clock::time_point LinuxMemorySyscalls::now() {
+  return Clock::now();
+}
+
+void LinuxMemorySyscalls::sleep_for(Clock::duration duration) {
+  std::this_thread::sleep_for(duration);
+}
+
+}  // namespace nb::actuator

@@ -1,0 +1,219 @@
+#include "actuator/numa_maps.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace nb::actuator {
+namespace {
+
+template <typename T>
+bool parse_number(std::string_view text, T& value, int base = 10) {
+  if (text.empty()) {
+    return false;
+  }
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t position = 0;
+  while (position < line.size()) {
+    std::size_t begin = line.find_first_not_of(" \t", position);
+    if (begin == std::string_view::npos) {
+      break;
+    }
+    std::size_t end = line.find_first_of(" \t", begin);
+    if (end == std::string_view::npos) {
+      end = line.size();
+    }
+    words.push_back(line.substr(begin, end - begin));
+    position = end;
+  }
+  return words;
+}
+
+Error line_error(std::string_view context, int line_number, std::string_view what,
+                 std::string_view word) {
+  return make_error(EINVAL, std::string(context) + " line " + std::to_string(line_number) + ": " +
+                                std::string(what) + " \"" + std::string(word) + "\"");
+}
+
+// Applies one key=value or keyword of a numa_maps line to the VMA; false on garbage.
+bool apply_word(std::string_view word, Vma& vma) {
+  auto equals = word.find('=');
+  if (equals == std::string_view::npos) {
+    if (word == "huge") {
+      vma.hugetlb = true;
+    } else if (word == "heap" || word == "stack") {
+      vma.kind = std::string(word);
+    }
+    return true;  // other keywords (policies) carry nothing the mover needs
+  }
+  std::string_view key = word.substr(0, equals);
+  std::string_view value = word.substr(equals + 1);
+  if (key == "file") {
+    vma.file = std::string(value);
+    return true;
+  }
+  if (key.size() > 1 && key[0] == 'N') {
+    NodeId node = 0;
+    std::int64_t pages = 0;
+    if (!parse_number(key.substr(1), node) || !parse_number(value, pages) || pages < 0) {
+      return false;
+    }
+    vma.pages_on_node[node] = pages;
+    return true;
+  }
+  if (key == "kernelpagesize_kB") {
+    std::int64_t kib = 0;
+    if (!parse_number(value, kib) || kib <= 0) {
+      return false;
+    }
+    vma.page_size = kib * kKiB;
+    return true;
+  }
+  if (key == "anon") {
+    return parse_number(value, vma.anon_pages);
+  }
+  if (key == "mapmax") {
+    return parse_number(value, vma.max_mappers);
+  }
+  // dirty=, mapped=, active=, writeback=, swapcache= and policies such as bind:0-1 are counts
+  // or descriptions the mover does not use.
+  return true;
+}
+
+Result<std::string> read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(errno == 0 ? ENOENT : errno, "open " + path.string());
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    return make_error(errno == 0 ? EIO : errno, "read " + path.string());
+  }
+  return buffer.str();
+}
+
+}  // namespace
+
+std::int64_t Vma::resident_pages() const {
+  std::int64_t total = 0;
+  for (const auto& [node, pages] : pages_on_node) {
+    total += pages;
+  }
+  return total;
+}
+
+Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view context) {
+  std::vector<Vma> vmas;
+  int line_number = 0;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    std::size_t newline = text.find('\n', position);
+    if (newline == std::string_view::npos) {
+      newline = text.size();
+    }
+    std::string_view line = text.substr(position, newline - position);
+    position = newline + 1;
+    ++line_number;
+    auto words = split_words(line);
+    if (words.empty()) {
+      continue;
+    }
+    Vma vma;
+    if (!parse_number(words[0], vma.start, 16)) {
+      return line_error(context, line_number, "bad address", words[0]);
+    }
+    if (words.size() < 2) {
+      return line_error(context, line_number, "missing policy after", words[0]);
+    }
+    for (std::size_t i = 2; i < words.size(); ++i) {
+      if (!apply_word(words[i], vma)) {
+        return line_error(context, line_number, "bad field", words[i]);
+      }
+    }
+    vmas.push_back(std::move(vma));
+  }
+  return vmas;
+}
+
+Result<std::vector<AddressRange>> parse_maps(std::string_view text, std::string_view context) {
+  std::vector<AddressRange> ranges;
+  int line_number = 0;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    std::size_t newline = text.find('\n', position);
+    if (newline == std::string_view::npos) {
+      newline = text.size();
+    }
+    std::string_view line = text.substr(position, newline - position);
+    position = newline + 1;
+    ++line_number;
+    auto words = split_words(line);
+    if (words.empty()) {
+      continue;
+    }
+    auto dash = words[0].find('-');
+    AddressRange range;
+    if (dash == std::string_view::npos ||
+        !parse_number(words[0].substr(0, dash), range.start, 16) ||
+        !parse_number(words[0].substr(dash + 1), range.end, 16) || range.end <= range.start) {
+      return line_error(context, line_number, "bad address range", words[0]);
+    }
+    ranges.push_back(range);
+  }
+  return ranges;
+}
+
+Result<std::vector<Vma>> read_process_vmas(const std::filesystem::path& proc_root, int pid) {
+  auto dir = proc_root / std::to_string(pid);
+  auto numa_maps_path = dir / "numa_maps";
+  auto maps_path = dir / "maps";
+  auto numa_text = read_text(numa_maps_path);
+  if (!numa_text.ok()) {
+    return numa_text.error();
+  }
+  auto maps_text = read_text(maps_path);
+  if (!maps_text.ok()) {
+    return maps_text.error();
+  }
+  auto vmas = parse_numa_maps(*numa_text, numa_maps_path.string());
+  if (!vmas.ok()) {
+    return vmas.error();
+  }
+  auto ranges = parse_maps(*maps_text, maps_path.string());
+  if (!ranges.ok()) {
+    return ranges.error();
+  }
+  std::unordered_map<std::uintptr_t, std::uintptr_t> end_of;
+  for (const auto& range : *ranges) {
+    end_of.emplace(range.start, range.end);
+  }
+  std::vector<Vma> joined;
+  joined.reserve(vmas->size());
+  for (auto& vma : *vmas) {
+    auto it = end_of.find(vma.start);
+    if (it == end_of.end()) {
+      continue;
+    }
+    vma.end = it->second;
+    joined.push_back(std::move(vma));
+  }
+  return joined;
+}
+
+Bytes bytes_on_node(const std::vector<Vma>& vmas, NodeId node) {
+  Bytes total = 0;
+  for (const auto& vma : vmas) {
+    total += vma.bytes_on(node);
+  }
+  return total;
+}
+
+}  // namespace nb::actuator
