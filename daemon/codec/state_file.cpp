@@ -1,0 +1,200 @@
+#include "daemon/codec/state_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+
+#include "daemon/codec/snapshot_json.hpp"
+
+namespace nb::codec {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+Status write_all(int fd, std::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return make_error(errno, "write " + path);
+    }
+    data.remove_prefix(static_cast<size_t>(written));
+  }
+  return Ok{};
+}
+
+// fsync of the directory makes the rename itself durable.
+void sync_directory(const std::filesystem::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+std::string compact_time(TimePoint now) {
+  std::string text = format_time(std::chrono::floor<std::chrono::seconds>(now));
+  std::string out;
+  for (char c : text) {
+    if (c != ':' && c != '-') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RoundRecord& record) {
+  nlohmann::json out{
+      {"number", record.number},
+      {"time", format_time(record.time)},
+      {"trigger", record.trigger},
+      {"status", record.status},
+      {"outcome", record.outcome},
+      {"reason", record.reason},
+      {"source_node", record.source_node ? nlohmann::json(*record.source_node) : nullptr},
+      {"dest_nodes", record.dest_nodes},
+      {"containers", record.containers},
+      {"evicted", record.evicted},
+      {"planned_bytes", record.planned_bytes},
+      {"moved_bytes", record.moved_bytes},
+      {"migrated", record.migrated},
+  };
+  if (!record.report.is_null()) {
+    out["report"] = record.report;
+  }
+  return out;
+}
+
+Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
+  if (!json.is_object()) {
+    return make_error(0, "a round is not a JSON object");
+  }
+  RoundRecord record;
+  record.number = json.at("number").get<std::uint64_t>();
+  auto time = parse_time(json.at("time").get<std::string>());
+  if (!time) {
+    return make_error(0, "round " + std::to_string(record.number) + ": " + time.error().message());
+  }
+  record.time = time.value();
+  record.trigger = json.value("trigger", std::string());
+  record.status = json.value("status", std::string());
+  record.outcome = json.value("outcome", std::string());
+  record.reason = json.value("reason", std::string());
+  if (auto source = json.find("source_node"); source != json.end() && !source->is_null()) {
+    record.source_node = source->get<NodeId>();
+  }
+  record.dest_nodes = json.value("dest_nodes", std::vector<NodeId>{});
+  record.containers = json.value("containers", std::vector<std::string>{});
+  record.evicted = json.value("evicted", std::vector<std::string>{});
+  record.planned_bytes = json.value("planned_bytes", Bytes{0});
+  record.moved_bytes = json.value("moved_bytes", Bytes{0});
+  record.migrated = json.value("migrated", false);
+  record.report = json.value("report", nlohmann::json());
+  return record;
+} catch (const nlohmann::json::exception& e) {
+  return make_error(0, std::string("a round is malformed: ") + e.what());
+}
+
+core::History to_history(const std::vector<RoundRecord>& records) {
+  core::History history;
+  for (const auto& record : records) {
+    if (record.acted()) {
+      history.push_back(core::Round{record.time, record.source_node, record.dest_nodes,
+                                    record.migrated, !record.evicted.empty()});
+    }
+  }
+  return history;
+}
+
+Result<std::vector<RoundRecord>> read_state(const std::filesystem::path& file) {
+  std::vector<RoundRecord> rounds;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return rounds;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+
+  auto json = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    return make_error(0, "not a JSON object");
+  }
+  auto version = json.find("version");
+  if (version == json.end() || !version->is_number_integer() ||
+      version->get<int>() != kFormatVersion) {
+    return make_error(0, "unknown format version");
+  }
+  auto items = json.find("rounds");
+  if (items == json.end() || !items->is_array()) {
+    return make_error(0, "no \"rounds\" array");
+  }
+  for (const auto& item : *items) {
+    auto record = record_from_json(item);
+    if (!record) {
+      return record.error();
+    }
+    rounds.push_back(std::move(record.value()));
+  }
+  return rounds;
+}
+
+LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
+  LoadedState state;
+  auto rounds = read_state(file);
+  if (rounds) {
+    state.rounds = std::move(rounds.value());
+    return state;
+  }
+  state.problem = rounds.error().message();
+  auto aside = file;
+  aside += ".corrupt-" + compact_time(now);
+  std::error_code error;
+  std::filesystem::rename(file, aside, error);
+  if (error) {
+    state.problem += "; moving it aside failed: " + error.message();
+  } else {
+    state.moved_aside_to = aside;
+  }
+  return state;
+}
+
+Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds) {
+  nlohmann::json document{{"version", kFormatVersion}, {"rounds", nlohmann::json::array()}};
+  for (const auto& record : rounds) {
+    document["rounds"].push_back(to_json(record));
+  }
+  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+
+  auto temp = file;
+  temp += ".tmp";
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return make_error(errno, "open " + temp.string());
+  }
+  auto written = write_all(fd, text, temp.string());
+  if (written && ::fsync(fd) != 0) {
+    written = make_error(errno, "fsync " + temp.string());
+  }
+  ::close(fd);
+  if (!written) {
+    ::unlink(temp.c_str());
+    return written;
+  }
+  if (::rename(temp.c_str(), file.c_str()) != 0) {
+    int code = errno;
+    ::unlink(temp.c_str());
+    return make_error(code, "rename " + temp.string() + " to " + file.string());
+  }
+  sync_directory(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
+  return Ok{};
+}
+
+}  // namespace nb::codec

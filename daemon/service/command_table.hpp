@@ -1,0 +1,55 @@
+#pragma once
+// The admin commands by name, knowing nothing of sockets: the server hands it a parsed request
+// and who asked, and sends back whatever reply it makes. Errors become structured replies; no
+// handler's exception escapes.
+
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "daemon/codec/protocol.hpp"
+
+namespace nb::service {
+
+enum class Access { read_only, mutating };
+
+// What a handler may ask of the connection it answers.
+struct CommandContext {
+  bool caller_is_admin = false;
+  bool start_watching = false;  // set by `watch`: the connection then streams events
+};
+
+using CommandOutcome = std::variant<nlohmann::json, codec::ErrorReply>;
+using CommandHandler = std::function<CommandOutcome(const nlohmann::json& args, CommandContext&)>;
+
+class CommandTable {
+ public:
+  CommandTable();
+
+  // A later registration under the same name replaces the earlier one.
+  void add(std::string name, std::string help, Access access, CommandHandler handler);
+
+  codec::Response dispatch(const codec::Request& request, CommandContext& context) const;
+  // Parses then dispatches: what the socket layer calls for each line.
+  codec::Response handle_line(std::string_view line, CommandContext& context) const;
+
+  bool contains(std::string_view name) const;
+  nlohmann::json describe() const;  // [{name, help, mutating}], sorted by name
+
+ private:
+  struct Entry {
+    std::string help;
+    Access access;
+    CommandHandler handler;
+  };
+  std::map<std::string, Entry, std::less<>> commands_;
+};
+
+// Helpers for handlers.
+codec::ErrorReply bad_request(std::string message);
+codec::ErrorReply command_failed(std::string message);
+
+}  // namespace nb::service

@@ -1,0 +1,142 @@
+#pragma once
+// The running daemon: every [daemon] interval it reads the host, decides, and (unless paused or
+// in dry-run) hands the decision to a migration job on its own thread, then records the round.
+// The io_context thread owns all of this state; the job thread only posts back. The host, the
+// policy, the actuator and the config loader are seams, so the loop runs with fakes in tests
+// and with the real pieces in numabalancerd.
+
+#include <asio.hpp>
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "actuator/migration_job.hpp"
+#include "core/decision.hpp"
+#include "core/history.hpp"
+#include "core/result.hpp"
+#include "daemon/codec/snapshot_json.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/config/load.hpp"
+#include "daemon/service/admin_server.hpp"
+#include "daemon/service/command_table.hpp"
+#include "daemon/service/eviction.hpp"
+#include "daemon/service/instance_lock.hpp"
+#include "daemon/service/metrics_export.hpp"
+#include "daemon/service/sd_notify.hpp"
+
+namespace nb::service {
+
+struct DaemonSeams {
+  // The loop thread calls these.
+  std::function<Result<codec::SnapshotDocument>(TimePoint now)> scan;
+  std::function<core::Decision(const core::Snapshot&, const core::PolicyConfig&,
+                               const core::History&, TimePoint now)>
+      decide;
+  std::function<config::ConfigLoad(const std::filesystem::path&)> load_config;
+  // After a reload was accepted: rebuild whatever depends on the config (the host scanner).
+  std::function<void(const config::Config&)> reconfigure;
+  std::function<std::filesystem::path(std::string_view container_id)> container_dir;
+  std::function<TimePoint()> clock;
+  bool cgroup_v2 = true;
+
+  // The job thread calls these.
+  std::function<actuator::MigrationReport(
+      const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
+      const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
+      migrate;
+  std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>
+      evict = service::evict;
+};
+
+struct DaemonOptions {
+  std::filesystem::path config_file;  // what reload reads; empty: reload is refused
+  SystemdNotifier notifier{""};
+  std::filesystem::path proc_root = "/proc";
+  // How long a stop waits for a running job to honour its cancel flag.
+  Duration stop_grace = std::chrono::milliseconds(4000);
+};
+
+class Daemon {
+ public:
+  Daemon(asio::io_context& io, config::Config config, DaemonOptions options, DaemonSeams seams);
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Takes the instance lock, loads the saved rounds, opens the admin socket, runs the first round,
+  // tells systemd it is ready, and arms the timer and the signal handlers.
+  Status start();
+  // SIGTERM: stop accepting, cancel the job, save state, then stop the io_context.
+  void request_stop();
+
+  bool job_running() const { return job_ != nullptr; }
+  const CommandTable& commands() const { return commands_; }
+
+ private:
+  struct Job;
+  struct JobResult;
+  struct ReloadOutcome {
+    bool ok = false;
+    std::vector<std::string> problems;
+    std::vector<std::string> restart_needed;
+  };
+
+  void register_commands();
+  void arm_timer();
+  void arm_signals();
+  void arm_watchdog();
+  codec::RoundRecord run_round(std::string trigger);
+  void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
+  void start_job(std::unique_ptr<Job> job, std::vector<actuator::MigrationTarget> targets,
+                 actuator::JobOptions options, std::vector<EvictionRequest> evictions);
+  void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
+  void on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result);
+  ReloadOutcome reload();
+  void finish_stop();
+  void remember(codec::RoundRecord record);
+  codec::RoundRecord* find_round(std::uint64_t number);
+  void save();
+  void publish(std::string kind, nlohmann::json data);
+  actuator::JobOptions job_options() const;
+  std::vector<ProviderState> provider_states() const;
+
+  nlohmann::json status_json() const;
+  nlohmann::json job_json() const;
+  CommandOutcome manual_migrate(const nlohmann::json& args);
+
+  asio::io_context& io_;
+  config::Config config_;
+  DaemonOptions options_;
+  DaemonSeams seams_;
+  CommandTable commands_;
+  std::unique_ptr<AdminServer> server_;
+  std::optional<InstanceLock> lock_;
+  asio::steady_timer timer_;
+  asio::steady_timer stop_timer_;
+  asio::steady_timer watchdog_timer_;
+  asio::signal_set signals_;
+  std::chrono::steady_clock::time_point next_round_;
+
+  bool paused_ = false;
+  bool dry_run_ = false;
+  bool stopping_ = false;
+  TimePoint started_;
+  std::uint64_t next_round_number_ = 1;
+  std::uint64_t next_job_id_ = 1;
+  std::vector<codec::RoundRecord> rounds_;  // those that decided something; persisted
+  std::optional<codec::RoundRecord> last_round_;
+  std::optional<codec::RoundRecord> deferred_;
+  std::optional<codec::SnapshotDocument> last_snapshot_;
+  std::optional<core::Decision> last_decision_;
+  std::string last_scan_error_;
+  std::unique_ptr<Job> job_;
+  DaemonCounters counters_;
+};
+
+}  // namespace nb::service

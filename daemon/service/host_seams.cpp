@@ -1,0 +1,49 @@
+#include "daemon/service/host_seams.hpp"
+
+#include <memory>
+
+#include "actuator/linux_memory_syscalls.hpp"
+#include "core/decide.hpp"
+#include "daemon/host/cgroup_layout.hpp"
+#include "daemon/host/host_scanner.hpp"
+
+namespace nb::service {
+
+Result<DaemonSeams> host_seams(const config::Config& config,
+                               const std::filesystem::path& host_root) {
+  auto layout = host::detect_cgroup_layout(host_root);
+  if (!layout) {
+    return layout.error();
+  }
+  auto shared_layout = std::make_shared<host::CgroupLayout>(std::move(layout.value()));
+  // The scanner keeps its metric providers between rounds; a reload replaces it.
+  auto scanner = std::make_shared<std::unique_ptr<host::HostScanner>>(
+      std::make_unique<host::HostScanner>(host_root, config));
+  auto proc_root = host_root / "proc";
+
+  DaemonSeams seams;
+  seams.scan = [scanner](TimePoint now) { return (*scanner)->scan(now); };
+  seams.decide = [](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
+                    const core::History& history,
+                    TimePoint now) { return core::decide(snapshot, policy, history, now); };
+  seams.load_config = [](const std::filesystem::path& path) {
+    return config::load_config_file(path);
+  };
+  seams.reconfigure = [scanner, host_root](const config::Config& next) {
+    *scanner = std::make_unique<host::HostScanner>(host_root, next);
+  };
+  seams.container_dir = [shared_layout](std::string_view id) {
+    return shared_layout->container_dir(id);
+  };
+  // freeze and cgroup.kill need the unified hierarchy holding the containers.
+  seams.cgroup_v2 = shared_layout->mode == host::CgroupMode::v2;
+  seams.migrate = [proc_root](const std::vector<actuator::MigrationTarget>& targets,
+                              const actuator::JobOptions& options, const std::atomic<bool>& cancel,
+                              const std::function<void(const actuator::JobProgress&)>& progress) {
+    actuator::LinuxMemorySyscalls syscalls(proc_root);
+    return actuator::run_migration(targets, options, syscalls, proc_root, cancel, progress);
+  };
+  return seams;
+}
+
+}  // namespace nb::service

@@ -1,0 +1,203 @@
+#include "daemon/service/metrics_export.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace nb::service {
+
+Histogram::Histogram(std::vector<double> upper_bounds)
+    : upper_bounds_(std::move(upper_bounds)), counts_(upper_bounds_.size(), 0) {}
+
+void Histogram::observe(double value) {
+  auto bucket = std::lower_bound(upper_bounds_.begin(), upper_bounds_.end(), value);
+  if (bucket != upper_bounds_.end()) {
+    ++counts_[static_cast<std::size_t>(bucket - upper_bounds_.begin())];
+  }
+  sum_ += value;
+  ++count_;
+}
+
+std::vector<std::uint64_t> Histogram::cumulative() const {
+  std::vector<std::uint64_t> out;
+  std::uint64_t running = 0;
+  for (auto count : counts_) {
+    running += count;
+    out.push_back(running);
+  }
+  return out;
+}
+
+void DaemonCounters::add_report(const actuator::MigrationReport& report) {
+  if (!report.dry_run) {
+    for (const auto& [dest, bytes] : report.bytes_moved_to()) {
+      migrated_bytes[{report.source_node, dest}] += bytes;
+    }
+    auto outcomes = report.outcomes();
+    pages_failed["busy"] += outcomes.busy;
+    pages_failed["no_memory"] += outcomes.no_memory;
+    pages_failed["access_denied"] += outcomes.access_denied;
+    pages_failed["unmapped"] += outcomes.unmapped;
+    pages_failed["other"] += outcomes.other;
+  }
+  job_duration.observe(std::chrono::duration<double>(report.elapsed).count());
+  for (const auto& container : report.containers) {
+    for (const auto& process : container.processes) {
+      if (process.syscalls > 0) {
+        move_call_duration.observe(std::chrono::duration<double>(process.longest_call).count());
+      }
+    }
+  }
+}
+
+namespace {
+
+// Label values escape backslash, quote and newline (exposition format 0.0.4).
+std::string escape(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double value) {
+  return fmt::format("{}", value);
+}
+
+class Writer {
+ public:
+  void family(std::string_view name, std::string_view type, std::string_view help) {
+    out_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+  }
+  void sample(std::string_view name, std::string_view labels, double value) {
+    if (labels.empty()) {
+      out_ += fmt::format("{} {}\n", name, number(value));
+    } else {
+      out_ += fmt::format("{}{{{}}} {}\n", name, labels, number(value));
+    }
+  }
+  void histogram(std::string_view name, std::string_view help, const Histogram& histogram) {
+    family(name, "histogram", help);
+    auto cumulative = histogram.cumulative();
+    for (std::size_t i = 0; i < cumulative.size(); ++i) {
+      sample(fmt::format("{}_bucket", name),
+             fmt::format("le=\"{}\"", number(histogram.upper_bounds()[i])),
+             static_cast<double>(cumulative[i]));
+    }
+    sample(fmt::format("{}_bucket", name), "le=\"+Inf\"", static_cast<double>(histogram.count()));
+    sample(fmt::format("{}_sum", name), "", histogram.sum());
+    sample(fmt::format("{}_count", name), "", static_cast<double>(histogram.count()));
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+std::string provider_of(const MetricsView& view, std::string_view metric) {
+  for (const auto& state : view.providers) {
+    if (state.metric == metric) {
+      return state.provider;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string render_prometheus(const MetricsView& view) {
+  Writer w;
+  if (view.snapshot != nullptr) {
+    const auto& nodes = view.snapshot->nodes;
+    auto latency_provider = escape(provider_of(view, "read_latency"));
+    auto bandwidth_provider = escape(provider_of(view, "bandwidth"));
+    w.family("numabalancer_node_read_latency_ns", "gauge",
+             "Memory read latency of the node in nanoseconds, as the provider measures it.");
+    for (const auto& node : nodes) {
+      if (node.read_latency_ns) {
+        w.sample("numabalancer_node_read_latency_ns",
+                 fmt::format("node=\"{}\",provider=\"{}\"", node.id, latency_provider),
+                 *node.read_latency_ns);
+      }
+    }
+    w.family("numabalancer_node_bandwidth_gbps", "gauge",
+             "Memory bandwidth used on the node in gigabytes per second.");
+    for (const auto& node : nodes) {
+      if (node.bandwidth_gbps) {
+        w.sample("numabalancer_node_bandwidth_gbps",
+                 fmt::format("node=\"{}\",provider=\"{}\"", node.id, bandwidth_provider),
+                 *node.bandwidth_gbps);
+      }
+    }
+    w.family("numabalancer_node_anon_bytes", "gauge",
+             "Anonymous memory of the watched containers on the node, in bytes.");
+    std::map<NodeId, Bytes> anon;
+    for (const auto& node : nodes) {
+      anon[node.id] = 0;
+    }
+    for (const auto& container : view.snapshot->containers) {
+      for (const auto& [node, bytes] : container.anon_bytes) {
+        anon[node] += bytes;
+      }
+    }
+    for (const auto& [node, bytes] : anon) {
+      w.sample("numabalancer_node_anon_bytes", fmt::format("node=\"{}\"", node),
+               static_cast<double>(bytes));
+    }
+  }
+  if (view.decision != nullptr) {
+    w.family("numabalancer_pressure_level", "gauge",
+             "Pressure level of the last round: 0 none, 1 grace, 2 force.");
+    w.sample("numabalancer_pressure_level", "", static_cast<double>(view.decision->level));
+  }
+  w.family("numabalancer_provider_up", "gauge",
+           "1 when the metric's provider answered in the last round, else 0.");
+  for (const auto& state : view.providers) {
+    w.sample(
+        "numabalancer_provider_up",
+        fmt::format("metric=\"{}\",provider=\"{}\"", escape(state.metric), escape(state.provider)),
+        state.up ? 1 : 0);
+  }
+  if (view.counters != nullptr) {
+    const auto& c = *view.counters;
+    w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
+    for (const auto& [status, count] : c.rounds) {
+      w.sample("numabalancer_rounds_total", fmt::format("status=\"{}\"", escape(status)),
+               static_cast<double>(count));
+    }
+    w.family("numabalancer_migrated_bytes_total", "counter",
+             "Bytes moved by migration jobs, by source and destination node.");
+    for (const auto& [nodes, bytes] : c.migrated_bytes) {
+      w.sample("numabalancer_migrated_bytes_total",
+               fmt::format("source=\"{}\",dest=\"{}\"", nodes.first, nodes.second),
+               static_cast<double>(bytes));
+    }
+    w.family("numabalancer_migration_pages_failed_total", "counter",
+             "Pages a migration job could not move, by reason.");
+    for (const auto& [reason, count] : c.pages_failed) {
+      w.sample("numabalancer_migration_pages_failed_total",
+               fmt::format("reason=\"{}\"", escape(reason)), static_cast<double>(count));
+    }
+    w.family("numabalancer_evictions_total", "counter", "Containers evicted, by action.");
+    for (const auto& [action, count] : c.evictions) {
+      w.sample("numabalancer_evictions_total", fmt::format("action=\"{}\"", escape(action)),
+               static_cast<double>(count));
+    }
+    w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
+                c.job_duration);
+    w.histogram("numabalancer_move_call_duration_seconds",
+                "Longest single move_pages call per process of each job, in seconds.",
+                c.move_call_duration);
+  }
+  return w.take();
+}
+
+}  // namespace nb::service

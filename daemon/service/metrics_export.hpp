@@ -1,0 +1,65 @@
+#pragma once
+// The Prometheus text exposition of what the daemon knows (the `metrics` admin command; the
+// textfile exporter writes the same text). All metric names live in this one file.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "actuator/migration_report.hpp"
+#include "core/decision.hpp"
+#include "core/snapshot.hpp"
+
+namespace nb::service {
+
+class Histogram {
+ public:
+  explicit Histogram(std::vector<double> upper_bounds);
+  void observe(double value);
+
+  const std::vector<double>& upper_bounds() const { return upper_bounds_; }
+  // Cumulative counts per bound, as Prometheus exposes them.
+  std::vector<std::uint64_t> cumulative() const;
+  double sum() const { return sum_; }
+  std::uint64_t count() const { return count_; }
+
+ private:
+  std::vector<double> upper_bounds_;
+  std::vector<std::uint64_t> counts_;
+  double sum_ = 0;
+  std::uint64_t count_ = 0;
+};
+
+// Totals since the daemon started.
+struct DaemonCounters {
+  std::map<std::string, std::uint64_t> rounds;                // by outcome
+  std::map<std::pair<NodeId, NodeId>, Bytes> migrated_bytes;  // (source, dest)
+  std::map<std::string, std::int64_t> pages_failed;           // by reason
+  std::map<std::string, std::uint64_t> evictions;             // by action
+  Histogram job_duration{{0.1, 0.5, 1, 5, 10, 30, 60, 300}};
+  // The longest move_pages call of each process a job touched (the report keeps no other).
+  Histogram move_call_duration{{0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1}};
+
+  void add_report(const actuator::MigrationReport& report);
+};
+
+struct ProviderState {
+  std::string metric;    // read_latency, bandwidth
+  std::string provider;  // file, perf, ...; empty when none answered
+  bool up = false;
+  std::string reason;  // why it is down, or why earlier providers in an "auto" chain were
+};
+
+struct MetricsView {
+  const core::Snapshot* snapshot = nullptr;  // the last one, if any
+  const core::Decision* decision = nullptr;  // the last one, if any
+  std::vector<ProviderState> providers;
+  const DaemonCounters* counters = nullptr;
+};
+
+std::string render_prometheus(const MetricsView& view);
+
+}  // namespace nb::service

@@ -1,0 +1,236 @@
+#pragma once
+// A Daemon with fake seams, its admin socket in a temp dir and its io_context on a thread of its
+// own: the loop, the socket and the job thread are real; the host, the policy and the page
+// mover are fakes the test steers.
+
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "daemon/service/daemon.hpp"
+#include "tests/daemon/service/socket_client.hpp"
+#include "tests/support/temp_tree.hpp"
+
+namespace nb::testing {
+
+inline core::Decision ready_decision(std::vector<std::string> containers,
+                                     std::vector<std::string> evict = {}) {
+  core::Decision decision;
+  decision.status = core::DecisionStatus::ready;
+  decision.reason = "node 1 under force pressure";
+  decision.level = core::PressureLevel::force;
+  decision.source_node = 1;
+  decision.dest_nodes = {0};
+  for (const auto& id : containers) {
+    decision.migrate.push_back(core::ContainerMove{id, 256 * kMiB, {0}});
+    decision.total_bytes += 256 * kMiB;
+  }
+  for (const auto& id : evict) {
+    decision.evict.push_back(core::ContainerEviction{id, 256 * kMiB});
+  }
+  return decision;
+}
+
+class DaemonHarness {
+ public:
+  // Shared with the job thread, hence the lock.
+  struct Fakes {
+    std::mutex mutex;
+    std::condition_variable changed;
+    core::Decision decision;  // what decide() returns
+    std::vector<std::size_t> history_sizes;
+    bool hold_jobs = false;  // migrate() waits for release() or cancel
+    bool job_entered = false;
+    int migrate_calls = 0;
+    std::vector<actuator::MigrationTarget> last_targets;
+    actuator::JobOptions last_options;
+    bool scan_fails = false;
+  };
+
+  explicit DaemonHarness(const TempTree& tree, config::Config base = {})
+      : tree_(tree), config_(std::move(base)) {
+    config_.daemon.interval = std::chrono::hours(1);  // rounds only when a test asks
+    config_.daemon.state_dir = tree.path("state").string();
+    config_.daemon.lock_file = tree.path("run/numabalancerd.lock").string();
+    config_.admin.socket = tree.path("run/admin.sock").string();
+    config_.admin.admin_group = "";
+  }
+
+  ~DaemonHarness() { stop(); }
+
+  config::Config& config() { return config_; }
+  service::DaemonOptions& options() { return options_; }
+  Fakes& fakes() { return fakes_; }
+  std::string socket() const { return config_.admin.socket; }
+
+  service::DaemonSeams seams() {
+    service::DaemonSeams seams;
+    seams.scan = [this](TimePoint now) -> Result<codec::SnapshotDocument> {
+      std::lock_guard lock(fakes_.mutex);
+      if (fakes_.scan_fails) {
+        return make_error(ENOENT, "read /sys/devices/system/node");
+      }
+      codec::SnapshotDocument document;
+      document.snapshot.time = now;
+      document.snapshot.nodes.resize(2);
+      for (NodeId id : {0, 1}) {
+        auto& node = document.snapshot.nodes[static_cast<std::size_t>(id)];
+        node.id = id;
+        node.read_latency_ns = id == 0 ? 60 : 95;
+        node.distance = {{id, 10}, {1 - id, 21}};
+        node.cpus = std::to_string(id);
+      }
+      document.snapshot.pools = {core::Pool{"share", {0, 1}}};
+      document.snapshot.containers = {
+          core::Container{"pods/a", "share", {{0, 10 * kMiB}, {1, 300 * kMiB}}},
+          core::Container{"pods/b", "share", {{1, 200 * kMiB}}}};
+      document.meta["metrics"] = {{"read_latency", {{"available", true}, {"provider", "file"}}},
+                                  {"bandwidth", {{"available", false}, {"provider", nullptr}}}};
+      return document;
+    };
+    seams.decide = [this](const core::Snapshot&, const core::PolicyConfig&,
+                          const core::History& history, TimePoint) {
+      std::lock_guard lock(fakes_.mutex);
+      fakes_.history_sizes.push_back(history.size());
+      return fakes_.decision;
+    };
+    seams.load_config = [](const std::filesystem::path& path) {
+      return config::load_config_file(path);
+    };
+    seams.container_dir = [this](std::string_view id) { return tree_.path("cg") / id; };
+    seams.migrate = [this](const std::vector<actuator::MigrationTarget>& targets,
+                           const actuator::JobOptions& options, const std::atomic<bool>& cancel,
+                           const std::function<void(const actuator::JobProgress&)>& progress) {
+      {
+        std::unique_lock lock(fakes_.mutex);
+        ++fakes_.migrate_calls;
+        fakes_.last_targets = targets;
+        fakes_.last_options = options;
+        fakes_.job_entered = true;
+        fakes_.changed.notify_all();
+      }
+      actuator::JobProgress started;
+      started.moved = 64 * kMiB;
+      started.goal = options.budget;
+      started.rate_mib_per_s = 100;
+      progress(started);
+      {
+        std::unique_lock lock(fakes_.mutex);
+        while (fakes_.hold_jobs && !cancel.load()) {
+          fakes_.changed.wait_for(lock, std::chrono::milliseconds(5));
+        }
+      }
+      actuator::MigrationReport report;
+      report.source_node = options.source_node;
+      report.budget = options.budget;
+      report.goal = options.budget;
+      report.dry_run = options.dry_run;
+      report.threshold = options.threshold;
+      if (cancel.load()) {
+        report.stop_reason = actuator::StopReason::cancelled;
+        return report;
+      }
+      actuator::ContainerReport container;
+      container.id = targets.front().container_id;
+      actuator::ProcessReport process;
+      process.pid = 1234;
+      if (!options.dry_run) {
+        process.bytes_moved_to[targets.front().dest_nodes.front()] = options.budget;
+      }
+      process.syscalls = 3;
+      container.processes.push_back(process);
+      report.containers.push_back(container);
+      report.threshold_met = !options.dry_run;
+      report.stop_reason = actuator::StopReason::budget_met;
+      return report;
+    };
+    return seams;
+  }
+
+  Status start() {
+    daemon_ = std::make_unique<service::Daemon>(io_, config_, options_, seams());
+    auto started = daemon_->start();
+    if (started) {
+      thread_ = std::thread([this] { io_.run(); });
+    }
+    return started;
+  }
+
+  void set_decision(core::Decision decision) {
+    std::lock_guard lock(fakes_.mutex);
+    fakes_.decision = std::move(decision);
+  }
+  void hold_jobs() {
+    std::lock_guard lock(fakes_.mutex);
+    fakes_.hold_jobs = true;
+  }
+  void release_jobs() {
+    std::lock_guard lock(fakes_.mutex);
+    fakes_.hold_jobs = false;
+    fakes_.changed.notify_all();
+  }
+  bool wait_for_job_entered(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+    std::unique_lock lock(fakes_.mutex);
+    return fakes_.changed.wait_for(lock, timeout, [this] { return fakes_.job_entered; });
+  }
+  int migrate_calls() {
+    std::lock_guard lock(fakes_.mutex);
+    return fakes_.migrate_calls;
+  }
+
+  // Polls status until the job is gone.
+  bool wait_until_idle(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+    SocketClient client(socket());
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto status = client.call("status");
+      if (status.is_object() && status["result"]["job"].is_null()) {
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+
+  void request_stop() {
+    asio::post(io_, [this] { daemon_->request_stop(); });
+  }
+
+  // True when the io thread ended within the timeout.
+  bool join(std::chrono::milliseconds timeout) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!io_.stopped() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    bool stopped = io_.stopped();
+    if (thread_.joinable()) {
+      if (!stopped) {
+        io_.stop();
+      }
+      thread_.join();
+    }
+    return stopped;
+  }
+
+  void stop() {
+    if (thread_.joinable()) {
+      release_jobs();
+      request_stop();
+      join(std::chrono::seconds(10));
+    }
+    daemon_.reset();
+  }
+
+ private:
+  const TempTree& tree_;
+  config::Config config_;
+  service::DaemonOptions options_;
+  Fakes fakes_;
+  asio::io_context io_;
+  std::unique_ptr<service::Daemon> daemon_;
+  std::thread thread_;
+};
+
+}  // namespace nb::testing
