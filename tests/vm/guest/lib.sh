@@ -1,0 +1,244 @@
+# shellcheck shell=sh
+# Helpers for the guest's scenario scripts (busybox ash). Every check reports one line:
+#   PASS <scenario>/<check> <detail>     FAIL <scenario>/<check> <detail>
+# and figures as "RESULT name=value". The host counts the lines; /init ends with "done rc=N".
+
+NB_RESULTS=/dev/ttyS1
+NB_FAILURES=/tmp/nb-failures
+NB_PIDS=/tmp/nb-pids
+NB_CGROUP_ROOT=/sys/fs/cgroup
+NB_TEST_CGROUP=$NB_CGROUP_ROOT/nbtest
+MIB=1048576
+# The guest's nodes have 512 MiB: the default free-memory floor of a destination (the larger of
+# 1 GiB and 2% of the node) would rule every one of them out.
+NB_CONFIG=/tmp/nb-guest.toml
+
+nb_open_results() {
+  # Raw mode: no \r added, nothing echoed back into the guest.
+  stty -F "$NB_RESULTS" raw -echo 2>/dev/null
+  : >"$NB_FAILURES"
+  : >"$NB_PIDS"
+  printf '[actuator]\nmin_free_bytes = "16MiB"\n' >"$NB_CONFIG"
+}
+
+say() { echo "$*" >"$NB_RESULTS"; }
+info() { say "INFO ${SCENARIO:-init}: $*"; }
+result() { say "RESULT $1"; }
+pass() { say "PASS ${SCENARIO:-init}/$1 $2"; }
+fail() {
+  say "FAIL ${SCENARIO:-init}/$1 $2"
+  echo "$1" >>"$NB_FAILURES"
+}
+# attach NAME FILE: sends a file to the host, which keeps it as results/<guest>/files/NAME.
+attach() {
+  [ -f "$2" ] || return 0
+  sed "s|^|FILE $1 |" "$2" >"$NB_RESULTS"
+}
+nb_failure_count() { wc -l <"$NB_FAILURES" | tr -d ' '; }
+
+# check_eq NAME ACTUAL EXPECTED [what]
+check_eq() {
+  if [ "$2" = "$3" ]; then
+    pass "$1" "${4:-}${4:+: }$2"
+  else
+    fail "$1" "${4:-}${4:+: }got '$2', expected '$3'"
+  fi
+}
+
+# check_near NAME ACTUAL EXPECTED SLACK [what]: |ACTUAL - EXPECTED| <= SLACK (integers).
+check_near() {
+  local diff=$(($2 - $3))
+  [ "$diff" -lt 0 ] && diff=$((-diff))
+  if [ "$diff" -le "$4" ]; then
+    pass "$1" "${5:-}${5:+: }$2 (expected $3 +- $4)"
+  else
+    fail "$1" "${5:-}${5:+: }$2, expected $3 +- $4 (off by $diff)"
+  fi
+}
+
+# check_le NAME ACTUAL LIMIT [what] / check_ge NAME ACTUAL LIMIT [what]
+check_le() {
+  if [ "$2" -le "$3" ]; then
+    pass "$1" "${4:-}${4:+: }$2 <= $3"
+  else
+    fail "$1" "${4:-}${4:+: }$2 > $3"
+  fi
+}
+check_ge() {
+  if [ "$2" -ge "$3" ]; then
+    pass "$1" "${4:-}${4:+: }$2 >= $3"
+  else
+    fail "$1" "${4:-}${4:+: }$2 < $3"
+  fi
+}
+
+mib() { echo $(($1 / MIB)); }
+
+# The topology the host declared: NB_NODES=N, NB_DISTANCES="10,20/20,10" (rows by node),
+# NB_MEMORY_ONLY="3" (space- or comma-separated ids of CPU-less nodes, may be empty).
+check_topology() {
+  check_eq topology.online "$(cat /sys/devices/system/node/online)" "0-$((NB_NODES - 1))" "online nodes"
+  local node=0 row expected
+  for row in $(echo "$NB_DISTANCES" | tr '/' ' '); do
+    expected=$(echo "$row" | tr ',' ' ')
+    check_eq "topology.distance.node$node" "$(cat /sys/devices/system/node/node$node/distance)" "$expected"
+    local cpus memory_only=no
+    cpus=$(cat /sys/devices/system/node/node$node/cpulist)
+    case ",$(echo "${NB_MEMORY_ONLY:-}" | tr ' ' ','),"  in *",$node,"*) memory_only=yes ;; esac
+    if [ "$memory_only" = yes ]; then
+      check_eq "topology.cpus.node$node" "${cpus:-none}" none "memory-only node has no CPUs"
+    elif [ -n "$cpus" ]; then
+      pass "topology.cpus.node$node" "cpus $cpus"
+    else
+      fail "topology.cpus.node$node" "node has no CPUs but was declared with some"
+    fi
+    node=$((node + 1))
+  done
+  check_eq topology.rows "$node" "$NB_NODES" "distance rows declared"
+}
+
+# Cgroups: the memory and cpuset controllers enabled down to each test cgroup.
+cg_create() {
+  local path=$NB_CGROUP_ROOT part
+  for part in nbtest $(echo "$1" | tr '/' ' '); do
+    echo "+memory +cpuset" >"$path/cgroup.subtree_control" 2>/dev/null
+    path=$path/$part
+    mkdir -p "$path"
+  done
+  echo "$path"
+}
+
+# Anonymous bytes of a cgroup on a node, from memory.numa_stat ("anon N0=<bytes> N1=<bytes>").
+numa_stat_anon() {
+  awk -v key="N$2=" '$1 == "anon" { for (i = 2; i <= NF; i++) if (index($i, key) == 1) value = substr($i, length(key) + 1) }
+      END { print value + 0 }' "$1/memory.numa_stat"
+}
+
+# Bytes of a process on a node according to /proc/PID/numa_maps (pages x the VMA's page size).
+numa_maps_bytes() {
+  awk -v key="N$2=" '{
+      size = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) size = substr($i, 19)
+      for (i = 1; i <= NF; i++) if (index($i, key) == 1) total += substr($i, length(key) + 1) * size * 1024
+    } END { print total + 0 }' "/proc/$1/numa_maps"
+}
+
+# field LINE KEY: the value of KEY=value in a line of key=value words.
+field() {
+  echo "$1" | tr ' ' '\n' | awk -F= -v key="$2" '$1 == key { print substr($0, length(key) + 2); exit }'
+}
+
+# wait_line FILE FROM_LINE PREFIX TIMEOUT_S [PID]: the first line after FROM_LINE starting with
+# PREFIX; gives up at the timeout, or as soon as process PID (the writer) is gone.
+wait_line() {
+  local deadline=$(($(cut -d. -f1 /proc/uptime) + $4)) line
+  while :; do
+    line=$(tail -n +"$(($2 + 1))" "$1" 2>/dev/null | grep -m 1 "^$3")
+    if [ -n "$line" ]; then
+      echo "$line"
+      return 0
+    fi
+    [ "$(cut -d. -f1 /proc/uptime)" -ge "$deadline" ] && return 1
+    [ -n "${5:-}" ] && ! kill -0 "$5" 2>/dev/null && return 1
+    sleep 0.1
+  done
+}
+
+lines_in() { if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi; }
+
+# wl_start NAME CGROUP_DIR NODE ARGS...: starts nb_vm_workload inside the cgroup (it joins before
+# it allocates, so the memory is charged there), waits until it is ready and sets WL_PID. Not to
+# be called in $(…): the subshell would own the background processes.
+wl_start() {
+  local name=$1 cgroup=$2 node=$3
+  shift 3
+  local fifo=/tmp/wl.$name.in out=/tmp/wl.$name.out
+  rm -f "$fifo" "$out"
+  mkfifo "$fifo"
+  sh -c "echo \$\$ >$cgroup/cgroup.procs && exec nb_vm_workload --node $node $*" <"$fifo" >"$out" 2>&1 &
+  local pid=$!
+  echo "$pid" >>"$NB_PIDS"
+  # Holds the FIFO open, so each command written below does not end the workload's stdin.
+  sleep 1000000 >"$fifo" &
+  echo "$!" >>"$NB_PIDS"
+  local ready
+  if ! ready=$(wait_line "$out" 0 ready 120 "$pid"); then
+    local why="still not ready after 120 s"
+    kill -0 "$pid" 2>/dev/null || why="it died"
+    dmesg | grep -q "Killed process $pid " && why="the OOM killer took it"
+    fail "$name.ready" "workload ($*) did not become ready: $why $(tail -n 3 "$out" | tr '\n' ' ')"
+    return 1
+  fi
+  WL_PID=$(field "$ready" pid)
+}
+
+# wl_ask NAME COMMAND PREFIX: sends a command and prints the reply line starting with PREFIX.
+wl_ask() {
+  local out=/tmp/wl.$1.out before
+  before=$(lines_in "$out")
+  echo "$2" >"/tmp/wl.$1.in"
+  wait_line "$out" "$before" "$3" 120
+}
+
+# wl_verify NAME: checks the workload's data is intact.
+wl_verify() {
+  local reply
+  reply=$(wl_ask "$1" verify verify)
+  check_eq "$2" "$(field "$reply" ok)" 1 "data intact ($reply)"
+}
+
+# wl_bytes_on NAME NODE: the workload's own move_pages view of its bytes on a node.
+wl_bytes_on() {
+  local reply value
+  reply=$(wl_ask "$1" where where)
+  value=$(field "$reply" "N$2")
+  echo "${value:-0}"
+}
+
+nb_cleanup_scenario() {
+  local pid
+  for pid in $(cat "$NB_PIDS"); do kill -9 "$pid" 2>/dev/null; done
+  : >"$NB_PIDS"
+  sleep 0.2
+  # Deepest first: a cgroup can be removed only once it has no children and no processes.
+  if [ -d "$NB_TEST_CGROUP" ]; then
+    find "$NB_TEST_CGROUP" -depth -type d -exec rmdir {} \; 2>/dev/null
+  fi
+}
+
+# json FILE POINTER: one value of a JSON document (see nb_vm_json).
+json() { nb_vm_json "$2" <"$1"; }
+
+# run_timed OUT_FILE TIMEOUT_S COMMAND...: runs a command with stdout to OUT_FILE and stderr to
+# OUT_FILE.err, under a timeout; sets RUN_STATUS and RUN_MS (elapsed milliseconds, rounded).
+run_timed() {
+  local out=$1 limit=$2
+  shift 2
+  nb_vm_timed timeout "$limit" "$@" >"$out" 2>"$out.err"
+  RUN_STATUS=$?
+  RUN_MS=$(sed -n 's/^elapsed_ms=\([0-9]*\).*/\1/p' "$out.err" | tail -n 1)
+  RUN_MS=${RUN_MS:-0}
+  attach "$(basename "$out")" "$out"
+  attach "$(basename "$out").err" "$out.err"
+}
+
+# show_err FILE: the first lines of a command's stderr, on one line, for a failure's detail.
+show_err() { grep -v '^elapsed_ms=' "$1.err" 2>/dev/null | head -n 3 | tr '\n' ' '; }
+
+# wl_corrupt NAME PAGE: flips one byte of the workload's memory through /proc/PID/mem, so a test
+# can prove that verify notices damage.
+wl_corrupt() {
+  local out=/tmp/wl.$1.out ready base pid
+  ready=$(grep -m 1 '^ready' "$out")
+  base=$(field "$ready" base)
+  pid=$(field "$ready" pid)
+  printf '\377' | dd of="/proc/$pid/mem" bs=1 seek=$((base + $2 * 4096 + 8)) conv=notrunc 2>/dev/null
+}
+
+# clean_exit NAME STATUS: 0 (threshold met) or 1 (partial) are a migration's acceptable outcomes.
+clean_exit() {
+  case $2 in
+    0 | 1) pass "$1" "exit status $2" ;;
+    124) fail "$1" "timed out" ;;
+    *) fail "$1" "exit status $2" ;;
+  esac
+}

@@ -1,0 +1,121 @@
+# shellcheck shell=bash
+# Boots one guest under its own timeout and turns its results file into check lines. Sourced by
+# run.sh, which provides pass_line/fail_line and the kernel and initramfs paths.
+
+# Topologies: per node its memory and whether it has a CPU, plus the full distance matrix.
+# 2nodes: the plain two-socket case. 4nodes: asymmetric distances (0->2 is 20 but 2->0 is 30;
+# 0->3 is 25 but 3->0 is 22), nodes 1 and 2 equally far from node 0 (so latency breaks the tie),
+# and node 3 a CPU-less memory-only node, as CXL memory appears.
+topology_nodes() {
+  case $1 in
+    2nodes) echo 2 ;;
+    4nodes) echo 4 ;;
+  esac
+}
+topology_memory_only() {
+  case $1 in
+    4nodes) echo 3 ;;
+  esac
+}
+topology_distances() {
+  case $1 in
+    2nodes) echo "10,20/20,10" ;;
+    4nodes) echo "10,20,20,25/20,10,25,30/30,25,10,20/22,30,20,10" ;;
+  esac
+}
+
+# Prints the qemu arguments of a topology, one per line.
+topology_qemu_args() {
+  local topology=$1 node_mib=$2 nodes cpus=0 node row src dst value memory_only
+  nodes=$(topology_nodes "$topology")
+  memory_only=" $(topology_memory_only "$topology") "
+  for ((node = 0; node < nodes; node++)); do
+    echo -object
+    echo "memory-backend-ram,id=m$node,size=${node_mib}M"
+    echo -numa
+    if [[ "$memory_only" == *" $node "* ]]; then
+      echo "node,nodeid=$node,memdev=m$node"
+    else
+      echo "node,nodeid=$node,cpus=$cpus,memdev=m$node"
+      cpus=$((cpus + 1))
+    fi
+  done
+  src=0
+  for row in $(topology_distances "$topology" | tr '/' ' '); do
+    dst=0
+    for value in $(echo "$row" | tr ',' ' '); do
+      if ((src != dst)); then
+        echo -numa
+        echo "dist,src=$src,dst=$dst,val=$value"
+      fi
+      dst=$((dst + 1))
+    done
+    src=$((src + 1))
+  done
+  echo -smp
+  echo "$cpus,sockets=$cpus,cores=1,threads=1"
+  echo -m
+  echo "$((node_mib * nodes))M"
+}
+
+# guest_run NAME TOPOLOGY SCENARIOS TIMEOUT_S NODE_MIB: boots, then reports every check line.
+guest_run() {
+  local name=$1 topology=$2 scenarios=$3 timeout_s=$4 node_mib=$5
+  local dir="$results_dir/$name"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local -a qemu_args
+  mapfile -t qemu_args < <(topology_qemu_args "$topology" "$node_mib")
+  local cmdline="console=ttyS0 quiet panic=-1 numa_balancing=disable"
+  cmdline+=" NB_GUEST=$name NB_SCENARIOS=$scenarios NB_NODES=$(topology_nodes "$topology")"
+  cmdline+=" NB_DISTANCES=$(topology_distances "$topology")"
+  cmdline+=" NB_MEMORY_ONLY=$(topology_memory_only "$topology" | tr ' ' ',')"
+
+  echo "== guest $name: $topology, ${node_mib} MiB per node, scenarios $scenarios (timeout ${timeout_s}s)"
+  local started=$SECONDS status=0
+  timeout -k 10 "$timeout_s" qemu-system-x86_64 -M q35 -accel tcg -cpu max "${qemu_args[@]}" \
+    -kernel "$kernel" -initrd "$initramfs" -append "$cmdline" \
+    -display none -monitor none -no-reboot -nodefaults \
+    -serial "file:$dir/console.log" \
+    -chardev "file,id=results,path=$dir/results.txt" -serial chardev:results \
+    </dev/null >"$dir/qemu.log" 2>&1 || status=$?
+  local elapsed=$((SECONDS - started))
+  touch "$dir/results.txt"
+
+  local line done_line="" checks=0
+  while IFS= read -r line; do
+    line=${line%$'\r'}
+    case $line in
+      "PASS "*) pass_line "$name/${line#PASS }"; checks=$((checks + 1)) ;;
+      "FAIL "*) fail_line "$name/${line#FAIL }"; checks=$((checks + 1)) ;;
+      "RESULT "*) echo "  $line"; echo "$name ${line#RESULT }" >>"$results_dir/results.txt" ;;
+      "INFO "* | "BOOT "*) echo "  $line" ;;
+      "FILE "*)
+        local file_line=${line#FILE } file_name
+        file_name=${file_line%% *}
+        mkdir -p "$dir/files"
+        printf '%s\n' "${file_line#"$file_name" }" >>"$dir/files/${file_name//\//_}"
+        ;;
+      "done rc="*) done_line=$line ;;
+      "") ;;
+      *) echo "  guest: $line" ;;
+    esac
+  done <"$dir/results.txt"
+
+  # qemu exits 0 even after a guest panic; only the guest's own last line proves it finished.
+  if [[ -z "$done_line" ]]; then
+    local why="no 'done' line from the guest"
+    ((status == 124 || status == 137)) && why="timed out after ${timeout_s}s"
+    ((status != 0 && status != 124 && status != 137)) && why="qemu exited with $status: $(tail -n 3 "$dir/qemu.log" | tr '\n' ' ')"
+    grep -q "Kernel panic" "$dir/console.log" 2>/dev/null && why="kernel panic: $(grep -m 1 'Kernel panic' "$dir/console.log")"
+    fail_line "$name/finished $why (after ${elapsed}s; console: $dir/console.log)"
+    echo "  last console lines:"
+    tail -n 15 "$dir/console.log" 2>/dev/null | sed 's/^/    /'
+  elif [[ "$done_line" != "done rc=0" ]]; then
+    fail_line "$name/finished guest reported $done_line after ${elapsed}s"
+  elif ((checks == 0)); then
+    fail_line "$name/finished the guest reported no checks at all"
+  else
+    pass_line "$name/finished $done_line in ${elapsed}s"
+  fi
+}

@@ -1,0 +1,351 @@
+// nb_vm_workload: the guest rig's stand-in for a container's memory. It allocates memory bound
+// to one node, fills it with a pattern derived from each word's index, says "ready", and then
+// answers commands (stdin lines) and signals until told to exit:
+//   (start)                    -> "ready pid=… bytes=… node=… base=0x…"
+//   verify  | SIGUSR1          -> "verify ok=1 mismatched_pages=0 checksum=0x…"
+//   where   | SIGUSR2          -> "where N0=<bytes> N1=<bytes> … unknown=<bytes>"
+//   move N                     -> move_pages of its own memory to node N, then "move …" and "where
+//   …" exit    | SIGTERM, SIGINT  -> verify, then exit (status 0 only when the data is intact)
+// Every reply is one line on stdout, flushed, so a shell script can wait for it in a file.
+
+#include <numa.h>
+#include <numaif.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+constexpr std::size_t kPageSize = 4096;
+constexpr std::size_t kMiB = 1024 * 1024;
+// move_pages takes arrays; chunking keeps them small and lets one call's stall stay short.
+constexpr std::size_t kPagesPerCall = 4096;
+
+struct Options {
+  long mib = 0;
+  int node = 0;
+  std::optional<long> fill_leaving_mib;  // a hog: take all free memory of the node but this
+  std::string huge_pages = "default";    // default, on, off
+  bool preferred = false;  // MPOL_PREFERRED: spill to other nodes instead of being OOM-killed
+  std::uint64_t seed = 1;
+};
+
+[[noreturn]] void usage(const char* message) {
+  std::fprintf(stderr,
+               "nb_vm_workload: %s\n"
+               "usage: nb_vm_workload (--mib N | --fill-leaving-mib N) --node K\n"
+               "                      [--policy bind|preferred] [--huge-pages default|on|off]\n"
+               "                      [--seed S]\n",
+               message);
+  std::exit(2);
+}
+
+long parse_number(const char* text, const char* what) {
+  char* end = nullptr;
+  errno = 0;
+  long value = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < 0) {
+    usage(what);
+  }
+  return value;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  bool have_size = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view flag = argv[i];
+    if (i + 1 >= argc) {
+      usage("every option takes a value");
+    }
+    const char* value = argv[++i];
+    if (flag == "--mib") {
+      options.mib = parse_number(value, "--mib needs a number of MiB");
+      have_size = true;
+    } else if (flag == "--fill-leaving-mib") {
+      options.fill_leaving_mib = parse_number(value, "--fill-leaving-mib needs a number of MiB");
+      have_size = true;
+    } else if (flag == "--node") {
+      options.node = static_cast<int>(parse_number(value, "--node needs a node id"));
+    } else if (flag == "--huge-pages") {
+      options.huge_pages = value;
+      if (options.huge_pages != "default" && options.huge_pages != "on" &&
+          options.huge_pages != "off") {
+        usage("--huge-pages takes default, on or off");
+      }
+    } else if (flag == "--policy") {
+      std::string_view policy = value;
+      if (policy != "bind" && policy != "preferred") {
+        usage("--policy takes bind or preferred");
+      }
+      options.preferred = policy == "preferred";
+    } else if (flag == "--seed") {
+      options.seed = static_cast<std::uint64_t>(parse_number(value, "--seed needs a number"));
+    } else {
+      usage("unknown option");
+    }
+  }
+  if (!have_size) {
+    usage("--mib or --fill-leaving-mib is required");
+  }
+  return options;
+}
+
+// splitmix64: every word gets a value that depends on its index, so a page that was lost,
+// duplicated or swapped with another during a migration shows up as a mismatch.
+std::uint64_t pattern(std::uint64_t index, std::uint64_t seed) {
+  std::uint64_t z = index + seed * 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+class Region {
+ public:
+  Region(std::size_t bytes, int node, const Options& options) : bytes_(bytes), seed_(options.seed) {
+    // numa_alloc_onnode binds the range to the node (MPOL_BIND), as `numactl --membind` would,
+    // or only prefers it: a hog that fills a node then stops at the kernel's watermark and
+    // spills over instead of being OOM-killed.
+    numa_set_bind_policy(options.preferred ? 0 : 1);
+    base_ = static_cast<std::uint64_t*>(numa_alloc_onnode(bytes_, node));
+    if (base_ == nullptr) {
+      std::fprintf(stderr, "nb_vm_workload: cannot allocate %zu bytes on node %d\n", bytes_, node);
+      std::exit(1);
+    }
+    if (options.huge_pages != "default") {
+      int advice = options.huge_pages == "on" ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
+      if (madvise(base_, bytes_, advice) != 0) {
+        std::perror("nb_vm_workload: madvise");
+      }
+    }
+    std::size_t words = bytes_ / sizeof(std::uint64_t);
+    for (std::size_t i = 0; i < words; ++i) {
+      base_[i] = pattern(i, seed_);
+    }
+  }
+
+  std::size_t bytes() const { return bytes_; }
+  const void* base() const { return base_; }
+  std::size_t pages() const { return bytes_ / kPageSize; }
+
+  void* page(std::size_t index) const { return reinterpret_cast<char*>(base_) + index * kPageSize; }
+
+  // Returns whether every word still holds its pattern value.
+  bool verify(std::FILE* out) const {
+    std::size_t words_per_page = kPageSize / sizeof(std::uint64_t);
+    std::size_t mismatched_pages = 0;
+    std::uint64_t checksum = 0;
+    for (std::size_t p = 0; p < pages(); ++p) {
+      bool page_ok = true;
+      for (std::size_t w = 0; w < words_per_page; ++w) {
+        std::size_t i = p * words_per_page + w;
+        std::uint64_t value = base_[i];
+        checksum = (checksum ^ value) * 0x100000001b3ULL;
+        page_ok = page_ok && value == pattern(i, seed_);
+      }
+      mismatched_pages += page_ok ? 0 : 1;
+    }
+    std::fprintf(out, "verify ok=%d mismatched_pages=%zu pages=%zu checksum=0x%016llx\n",
+                 mismatched_pages == 0 ? 1 : 0, mismatched_pages, pages(),
+                 static_cast<unsigned long long>(checksum));
+    return mismatched_pages == 0;
+  }
+
+  // Where the kernel says each 4 KiB page lives (move_pages with no target nodes only asks).
+  void where(std::FILE* out) const {
+    std::map<int, std::size_t> pages_per_node;
+    std::size_t unknown = 0;
+    std::vector<void*> addresses;
+    std::vector<int> status;
+    for (std::size_t first = 0; first < pages(); first += kPagesPerCall) {
+      std::size_t count = std::min(kPagesPerCall, pages() - first);
+      addresses.resize(count);
+      status.assign(count, -1);
+      for (std::size_t i = 0; i < count; ++i) {
+        addresses[i] = page(first + i);
+      }
+      if (numa_move_pages(0, count, addresses.data(), nullptr, status.data(), 0) != 0) {
+        unknown += count;
+        continue;
+      }
+      for (int s : status) {
+        if (s >= 0) {
+          ++pages_per_node[s];
+        } else {
+          ++unknown;
+        }
+      }
+    }
+    std::fprintf(out, "where");
+    for (const auto& [node, count] : pages_per_node) {
+      std::fprintf(out, " N%d=%zu", node, count * kPageSize);
+    }
+    std::fprintf(out, " unknown=%zu\n", unknown * kPageSize);
+  }
+
+  // The raw move_pages path, independent of numabalancer's actuator: proves the kernel can move
+  // this memory across the guest's nodes at all.
+  void move_to(int node, std::FILE* out) const {
+    std::size_t already_or_moved = 0;
+    std::map<int, std::size_t> errors;  // -errno per page -> count
+    int call_errno = 0;
+    std::vector<void*> addresses;
+    std::vector<int> nodes;
+    std::vector<int> status;
+    for (std::size_t first = 0; first < pages(); first += kPagesPerCall) {
+      std::size_t count = std::min(kPagesPerCall, pages() - first);
+      addresses.resize(count);
+      nodes.assign(count, node);
+      status.assign(count, 0);
+      for (std::size_t i = 0; i < count; ++i) {
+        addresses[i] = page(first + i);
+      }
+      if (numa_move_pages(0, count, addresses.data(), nodes.data(), status.data(), MPOL_MF_MOVE) <
+          0) {
+        call_errno = errno;
+      }
+      for (int s : status) {
+        if (s == node) {
+          ++already_or_moved;
+        } else if (s < 0) {
+          ++errors[-s];
+        }
+      }
+    }
+    std::fprintf(out, "move node=%d pages_on_target=%zu call_errno=%d", node, already_or_moved,
+                 call_errno);
+    for (const auto& [error, count] : errors) {
+      std::fprintf(out, " errno%d=%zu", error, count);
+    }
+    std::fprintf(out, "\n");
+  }
+
+ private:
+  std::size_t bytes_;
+  std::uint64_t seed_;
+  std::uint64_t* base_ = nullptr;
+};
+
+std::size_t size_to_allocate(const Options& options) {
+  if (!options.fill_leaving_mib) {
+    return static_cast<std::size_t>(options.mib) * kMiB;
+  }
+  long long free_bytes = 0;
+  numa_node_size64(options.node, &free_bytes);
+  long long leave = static_cast<long long>(*options.fill_leaving_mib) * kMiB;
+  if (free_bytes <= leave) {
+    return 0;
+  }
+  return static_cast<std::size_t>(free_bytes - leave) / kMiB * kMiB;
+}
+
+// Returns false when the workload should exit.
+bool run_command(std::string_view line, const Region& region, bool& intact) {
+  if (line == "verify") {
+    intact = region.verify(stdout);
+  } else if (line == "where") {
+    region.where(stdout);
+  } else if (line.starts_with("move ")) {
+    std::string node_text(line.substr(5));
+    char* end = nullptr;
+    long node = std::strtol(node_text.c_str(), &end, 10);
+    if (end == node_text.c_str() || *end != '\0' || node < 0) {
+      std::printf("error bad node '%s'\n", node_text.c_str());
+    } else {
+      region.move_to(static_cast<int>(node), stdout);
+      region.where(stdout);
+    }
+  } else if (line == "exit") {
+    return false;
+  } else if (!line.empty()) {
+    std::printf("error unknown command '%.*s'\n", static_cast<int>(line.size()), line.data());
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options = parse_options(argc, argv);
+  if (numa_available() < 0) {
+    std::fprintf(stderr, "nb_vm_workload: NUMA is not available\n");
+    return 1;
+  }
+  if (options.node > numa_max_node()) {
+    std::fprintf(stderr, "nb_vm_workload: node %d does not exist\n", options.node);
+    return 2;
+  }
+  std::size_t bytes = size_to_allocate(options);
+  if (bytes == 0) {
+    std::fprintf(stderr, "nb_vm_workload: nothing to allocate on node %d\n", options.node);
+    return 1;
+  }
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int s : {SIGUSR1, SIGUSR2, SIGTERM, SIGINT}) {
+    sigaddset(&signals, s);
+  }
+  sigprocmask(SIG_BLOCK, &signals, nullptr);
+  int signal_fd = signalfd(-1, &signals, SFD_CLOEXEC);
+
+  Region region(bytes, options.node, options);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  // The base address lets a test corrupt a word through /proc/PID/mem and see verify catch it.
+  std::printf("ready pid=%d bytes=%zu node=%d base=%p\n", getpid(), region.bytes(), options.node,
+              region.base());
+
+  bool intact = true;
+  bool running = true;
+  bool stdin_open = true;
+  std::string pending;
+  while (running) {
+    pollfd fds[2] = {{signal_fd, POLLIN, 0}, {stdin_open ? STDIN_FILENO : -1, POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      continue;
+    }
+    if (fds[0].revents & POLLIN) {
+      signalfd_siginfo info{};
+      if (read(signal_fd, &info, sizeof info) == sizeof info) {
+        if (info.ssi_signo == SIGUSR1) {
+          intact = region.verify(stdout);
+        } else if (info.ssi_signo == SIGUSR2) {
+          region.where(stdout);
+        } else {
+          running = false;
+        }
+      }
+    }
+    if (fds[1].revents & (POLLIN | POLLHUP)) {
+      char buffer[256];
+      ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+      if (n <= 0) {
+        // A workload started in the background has stdin at EOF: signals still drive it.
+        stdin_open = false;
+        continue;
+      }
+      pending.append(buffer, static_cast<std::size_t>(n));
+      for (auto newline = pending.find('\n'); running && newline != std::string::npos;
+           newline = pending.find('\n')) {
+        running = run_command(std::string_view(pending).substr(0, newline), region, intact);
+        pending.erase(0, newline + 1);
+      }
+    }
+  }
+  intact = region.verify(stdout);
+  std::printf("exit intact=%d\n", intact ? 1 : 0);
+  return intact ? 0 : 1;
+}
