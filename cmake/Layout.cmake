@@ -12,15 +12,22 @@ function(nb_add_library name dir)
 endfunction()
 
 # A gtest binary per test folder, each test registered with ctest on its own.
+# Suites are labelled "unit" unless the call passes LABEL integration (real daemon processes,
+# sockets and timing), which the sanitizer stage leaves out.
 function(nb_add_test_suite name dir)
+  cmake_parse_arguments(suite "" "LABEL" "" ${ARGN})
+  if(NOT suite_LABEL)
+    set(suite_LABEL unit)
+  endif()
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
   if(NOT sources)
     return()
   endif()
   add_executable(${name} ${sources})
-  target_link_libraries(${name} PRIVATE ${ARGN} numabalancer_test_support GTest::gmock_main)
+  target_link_libraries(${name} PRIVATE ${suite_UNPARSED_ARGUMENTS} numabalancer_test_support
+                                        GTest::gmock_main)
   # Tests that read fixture files or run the built binaries find them through these.
   target_compile_definitions(${name} PRIVATE NB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                              NB_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${suite_LABEL})
 endfunction()

@@ -212,9 +212,11 @@ TEST_F(RealMigration, HugePagesGoByTheirHeadAddress) {
     GTEST_SKIP() << "the kernel gave the child only " << huge_bytes
                  << " bytes of transparent huge pages";
   }
-  // The same 16 MiB: 4096 entries of 4 KiB, or 8 head addresses (the rest of each child, the
-  // small pages it shares with this test process, is the same in both runs).
-  EXPECT_GE(small - huge, 4096 - 8 - 64) << "small " << small << ", huge " << huge;
+  // The same 16 MiB: 4096 entries of 4 KiB, or 8 head addresses, so the huge run saves about
+  // 4088 entries. The rest of each child (its small pages, shared with this test process) varies
+  // by a few hundred between two children, so only three quarters of the saving is required:
+  // walking huge pages page by page would save almost nothing.
+  EXPECT_GE(small - huge, (4096 - 8) * 3 / 4) << "small " << small << ", huge " << huge;
 }
 
 TEST_F(RealMigration, ChildExitingDuringTheJobIsCountedAsVanished) {
