@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "daemon/config/parse_units.hpp"
+#include "daemon/host/policy_json.hpp"
 
 namespace nb::service {
 
@@ -15,31 +16,6 @@ std::string octal_mode(unsigned mode) {
   char text[16];
   std::snprintf(text, sizeof text, "%04o", mode);
   return text;
-}
-
-nlohmann::json policy_json(const core::PolicyConfig& p) {
-  return {
-      {"grace_read_latency_ns", p.grace_read_latency_ns},
-      {"force_read_latency_ns", p.force_read_latency_ns},
-      {"grace_latency_gap_ns", p.grace_latency_gap_ns},
-      {"grace_max_distance", p.grace_max_distance},
-      {"grace_gap_ratio", p.grace_gap_ratio},
-      {"force_gap_ratio", p.force_gap_ratio},
-      {"bandwidth_high_ratio", p.bandwidth_high_ratio},
-      {"bandwidth_medium_ratio", p.bandwidth_medium_ratio},
-      {"container_min_bytes", format_size(p.container_min_bytes)},
-      {"container_max_bytes", format_size(p.container_max_bytes)},
-      {"reclaim_container_min_bytes", format_size(p.reclaim_container_min_bytes)},
-      {"reclaim_container_max_bytes", format_size(p.reclaim_container_max_bytes)},
-      {"round_max_bytes", format_size(p.round_max_bytes)},
-      {"reclaim_round_max_bytes", format_size(p.reclaim_round_max_bytes)},
-      {"reclaim_round_enough_bytes", format_size(p.reclaim_round_enough_bytes)},
-      {"supported_pools", p.supported_pools},
-      {"reclaim_pool", p.reclaim_pool},
-      {"migrate_threshold", p.migrate_threshold},
-      {"min_interval", format_duration(p.min_interval)},
-      {"ping_pong_window", format_duration(p.ping_pong_window)},
-  };
 }
 
 }  // namespace
@@ -66,7 +42,7 @@ nlohmann::json effective_config_json(const config::Config& c) {
         {"max_clients", c.admin.max_clients},
         {"max_request_bytes", format_size(c.admin.max_request_bytes)},
         {"idle_timeout", format_duration(c.admin.idle_timeout)}}},
-      {"policy", policy_json(c.policy)},
+      {"policy", host::policy_overrides_json(c.policy)},
       {"pool", pools},
       {"metrics",
        {{"latency", m.latency},
@@ -82,7 +58,13 @@ nlohmann::json effective_config_json(const config::Config& c) {
           {"loads_per_sample", m.probe.loads_per_sample},
           {"sample_interval", format_duration(m.probe.sample_interval)},
           {"cpu_budget", m.probe.cpu_budget}}},
-        {"perf", {{"window", format_duration(m.perf.window)}}},
+        {"perf",
+         {{"window", format_duration(m.perf.window)},
+          {"read_event", m.perf.read_event},
+          {"write_event", m.perf.write_event},
+          {"queue_occupancy_event", m.perf.queue_occupancy_event},
+          {"queue_inserts_event", m.perf.queue_inserts_event},
+          {"clock_event", m.perf.clock_event}}},
         {"resctrl", {{"window", format_duration(m.resctrl.window)}}}}},
       {"actuator",
        {{"rate_limit", c.actuator.rate_limit_mib_per_s},
