@@ -7,13 +7,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh" --tests
 
 echo "== build (-Werror)"
-"$root/scripts/build.sh" "$root/build" -DNB_WERROR=ON
+"$root/scripts/build.sh" "$root/build" -DNB_WERROR=ON -DNB_SANITIZE=OFF -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=ON
 echo "== tests"
 (cd "$root/build" && ctest --output-on-failure)
 
 if [[ "${NB_SKIP_SANITIZE:-0}" != 1 ]]; then
   echo "== build (ASan+UBSan)"
-  "$root/scripts/build.sh" "$root/build-sanitize" -DNB_WERROR=ON -DNB_SANITIZE=ON \
+  "$root/scripts/build.sh" "$root/build-sanitize" -DNB_WERROR=ON -DNB_SANITIZE=ON -DNB_BUILD_TESTS=ON \
     -DNB_BUILD_BENCH=OFF
   echo "== tests (ASan+UBSan)"
   # Under ASan the engine walks a child's transparent huge pages mostly as 4 KiB entries; the
