@@ -102,6 +102,25 @@ Result<std::string> read_text(const std::filesystem::path& path) {
 
 }  // namespace
 
+namespace {
+
+// Both /proc files are line-oriented; a missing final newline is not an error.
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    std::size_t newline = text.find('\n', position);
+    if (newline == std::string_view::npos) {
+      newline = text.size();
+    }
+    lines.push_back(text.substr(position, newline - position));
+    position = newline + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
 std::int64_t Vma::resident_pages() const {
   std::int64_t total = 0;
   for (const auto& [node, pages] : pages_on_node) {
@@ -113,14 +132,7 @@ std::int64_t Vma::resident_pages() const {
 Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view context) {
   std::vector<Vma> vmas;
   int line_number = 0;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    std::size_t newline = text.find('\n', position);
-    if (newline == std::string_view::npos) {
-      newline = text.size();
-    }
-    std::string_view line = text.substr(position, newline - position);
-    position = newline + 1;
+  for (std::string_view line : split_lines(text)) {
     ++line_number;
     auto words = split_words(line);
     if (words.empty()) {
@@ -146,14 +158,7 @@ Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view
 Result<std::vector<AddressRange>> parse_maps(std::string_view text, std::string_view context) {
   std::vector<AddressRange> ranges;
   int line_number = 0;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    std::size_t newline = text.find('\n', position);
-    if (newline == std::string_view::npos) {
-      newline = text.size();
-    }
-    std::string_view line = text.substr(position, newline - position);
-    position = newline + 1;
+  for (std::string_view line : split_lines(text)) {
     ++line_number;
     auto words = split_words(line);
     if (words.empty()) {
