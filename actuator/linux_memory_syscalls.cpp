@@ -34,11 +34,15 @@ struct PageMapScanArgument {
 };
 constexpr unsigned long kPageMapScan = _IOWR('f', 16, PageMapScanArgument);
 constexpr std::uint64_t kPageIsPresent = 1 << 3;
+constexpr std::uint64_t kPageIsZeroPfn = 1 << 5;
 constexpr std::uint64_t kPageIsHuge = 1 << 6;
+constexpr std::size_t kRegionsPerScan = 4096;
 
 constexpr std::uintptr_t kBasePage = 4096;
 constexpr std::uintptr_t kPmdSize = 2 * 1024 * 1024;
 constexpr std::uint64_t kPagemapPresent = 1ULL << 63;
+constexpr std::uint64_t kPagemapExclusive = 1ULL << 56;
+constexpr std::size_t kEntriesPerRead = 64 * 1024;
 constexpr std::uint64_t kPagemapPfnMask = (1ULL << 55) - 1;
 constexpr std::uint64_t kPageFlagCompoundHead = 1ULL << 15;
 constexpr std::uint64_t kPageFlagThp = 1ULL << 22;
@@ -60,7 +64,8 @@ class FileDescriptor {
 };
 
 void append_range(std::vector<ResidentRange>& ranges, ResidentRange range) {
-  if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge) {
+  if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge &&
+      ranges.back().maybe_shared == range.maybe_shared) {
     ranges.back().end = range.end;
     return;
   }
@@ -121,16 +126,21 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::resident_ranges(int pid,
 Result<std::vector<ResidentRange>> LinuxMemorySyscalls::scan_ioctl(int fd, std::uintptr_t start,
                                                                    std::uintptr_t end) {
   std::vector<ResidentRange> ranges;
-  std::vector<PageRegion> regions(4096);
+  // One buffer for the whole job: fresh memory for every call costs a page fault per 4 KiB.
+  static_assert(sizeof(PageRegion) == 3 * sizeof(std::uint64_t));
+  buffer_.resize(std::max(buffer_.size(), kRegionsPerScan * 3));
+  auto* regions = reinterpret_cast<PageRegion*>(buffer_.data());
   std::uintptr_t cursor = start;
   while (cursor < end) {
     PageMapScanArgument argument{};
     argument.size = sizeof(argument);
     argument.start = cursor;
     argument.end = end;
-    argument.vec = reinterpret_cast<std::uint64_t>(regions.data());
-    argument.vec_len = regions.size();
-    argument.category_mask = kPageIsPresent;
+    argument.vec = reinterpret_cast<std::uint64_t>(regions);
+    argument.vec_len = kRegionsPerScan;
+    // Present and not the zero page: numa_maps never counts the zero page and it cannot move.
+    argument.category_inverted = kPageIsZeroPfn;
+    argument.category_mask = kPageIsPresent | kPageIsZeroPfn;
     argument.return_mask = kPageIsPresent | kPageIsHuge;
     long count = ::ioctl(fd, kPageMapScan, &argument);
     if (count < 0) {
@@ -162,10 +172,11 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
   // caller moves them 4 KiB at a time, which the kernel still handles.
   FileDescriptor page_flags(::open(flags_path.c_str(), O_RDONLY | O_CLOEXEC));
   std::vector<ResidentRange> ranges;
-  std::vector<std::uint64_t> entries(64 * 1024);
+  buffer_.resize(std::max(buffer_.size(), kEntriesPerRead));
+  std::uint64_t* entries = buffer_.data();
   for (std::uintptr_t chunk = start; chunk < end;) {
-    std::size_t count = std::min<std::size_t>(entries.size(), (end - chunk) / kBasePage);
-    ssize_t got = ::pread(fd, entries.data(), count * sizeof(std::uint64_t),
+    std::size_t count = std::min<std::size_t>(kEntriesPerRead, (end - chunk) / kBasePage);
+    ssize_t got = ::pread(fd, entries, count * sizeof(std::uint64_t),
                           static_cast<off_t>(chunk / kBasePage * sizeof(std::uint64_t)));
     if (got < 0) {
       return make_error(errno, "read pagemap");
@@ -191,11 +202,13 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
           huge_head = (flags & kPageFlagThp) != 0 && (flags & kPageFlagCompoundHead) != 0;
         }
       }
+      // Not mapped by this process alone: shared with another process, or the zero page.
+      bool maybe_shared = (entry & kPagemapExclusive) == 0;
       if (huge_head) {
-        append_range(ranges, {address, address + kPmdSize, true});
+        append_range(ranges, {address, address + kPmdSize, true, maybe_shared});
         i += kPmdSize / kBasePage;
       } else {
-        append_range(ranges, {address, address + kBasePage, false});
+        append_range(ranges, {address, address + kBasePage, false, maybe_shared});
         ++i;
       }
     }

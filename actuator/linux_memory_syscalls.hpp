@@ -3,7 +3,9 @@
 // resident ranges (the PAGEMAP_SCAN ioctl from Linux 6.7, else reading pagemap entries) and
 // libnuma for node sizes.
 
+#include <cstdint>
 #include <filesystem>
+#include <vector>
 
 #include "actuator/memory_syscalls.hpp"
 
@@ -29,6 +31,7 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
 
   std::filesystem::path proc_root_;
   bool scan_ioctl_supported_ = true;
+  std::vector<std::uint64_t> buffer_;  // pagemap entries or PAGEMAP_SCAN regions
 };
 
 }  // namespace nb::actuator

@@ -24,11 +24,14 @@ struct SyscallResult {
 };
 
 // A run of resident pages in a process's address space, [start, end). `huge` marks a range
-// mapped by PMD-sized transparent huge pages or hugetlb pages.
+// mapped by PMD-sized transparent huge pages or hugetlb pages. `maybe_shared` marks pages the page
+// map does not show as this process's alone: pages other processes map too, or the zero page
+// (which numa_maps does not count and move_pages cannot move).
 struct ResidentRange {
   std::uintptr_t start = 0;
   std::uintptr_t end = 0;
   bool huge = false;
+  bool maybe_shared = false;
 };
 
 struct NodeMemory {
@@ -50,8 +53,9 @@ class MemorySyscalls {
   // migrate_pages(2) from one node to another: rc is the number of pages left behind.
   virtual SyscallResult migrate_pages(int pid, NodeId from, NodeId to) = 0;
 
-  // The resident parts of [start, end) in pid, ascending. An error means "unknown" and the
-  // caller falls back to asking move_pages about every page.
+  // The resident parts of [start, end) in pid, ascending, without zero-page mappings where the
+  // kernel can tell them apart. An error means "unknown" and the caller falls back to asking
+  // move_pages about every page.
   virtual Result<std::vector<ResidentRange>> resident_ranges(int pid, std::uintptr_t start,
                                                              std::uintptr_t end) = 0;
 

@@ -21,3 +21,27 @@ if(EXISTS ${NB_EXAMPLE_CONFIG})
     endif()
   ")
 endif()
+
+# Man pages, compressed as Debian and man-db expect them.
+set(NB_MAN_PAGES numabalancerd.8 numabalancerctl.8 numabalancer.toml.5)
+set(nb_compressed_pages "")
+foreach(page IN LISTS NB_MAN_PAGES)
+  string(REGEX MATCH "[0-9]$" section ${page})
+  set(source ${PROJECT_SOURCE_DIR}/docs/man/${page})
+  set(copy ${PROJECT_BINARY_DIR}/man/${page})
+  add_custom_command(
+    OUTPUT ${copy}.gz
+    COMMAND ${CMAKE_COMMAND} -E copy ${source} ${copy}
+    # -n leaves the name and time out, so that the same page always gives the same bytes.
+    COMMAND gzip -9nf ${copy}
+    DEPENDS ${source}
+    COMMENT "Compressing man page ${page}"
+    VERBATIM)
+  list(APPEND nb_compressed_pages ${copy}.gz)
+  install(FILES ${copy}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+endforeach()
+add_custom_target(man_pages ALL DEPENDS ${nb_compressed_pages})
+
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/numabalancerctl.bash-completion
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME numabalancerctl)

@@ -15,6 +15,12 @@ packages=(
 if [[ "${1:-}" == "--tests" ]]; then
   # The multi-NUMA guest rig (tests/vm) and its workload tools.
   packages+=(qemu-system-x86 busybox-static cpio xz-utils numactl)
+  # The man page checks (groff), and scripts/package-check.sh: dpkg-shlibdeps for the .deb's
+  # Depends, addgroup for its postinst, systemd-analyze for the installed unit.
+  packages+=(groff-base dpkg-dev adduser systemd)
+  # The fuzz targets and the sanitized unit suites (tests/fuzz, scripts/fuzz.sh): clang with
+  # libFuzzer and the sanitizer runtimes.
+  packages+=(clang libclang-rt-14-dev)
 fi
 
 missing=()

@@ -2,12 +2,12 @@
 
 #include <asio.hpp>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
 #include "daemon/cli/commands.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/config/logging.hpp"
+#include "daemon/host/autonuma.hpp"
 #include "daemon/service/daemon.hpp"
 #include "daemon/service/host_seams.hpp"
 
@@ -15,15 +15,9 @@ namespace nb::cli {
 
 namespace {
 
-// The kernel's own NUMA balancing moves pages back by itself and undoes our work.
 void warn_about_autonuma() {
-  std::ifstream in("/proc/sys/kernel/numa_balancing");
-  int mode = 0;
-  if (in >> mode && mode != 0) {
-    spdlog::warn(
-        "kernel.numa_balancing is {}: the kernel may move pages straight back; consider "
-        "sysctl kernel.numa_balancing=0",
-        mode);
+  if (auto warning = host::numa_balancing_warning("/")) {
+    spdlog::warn("{}", *warning);
   }
 }
 

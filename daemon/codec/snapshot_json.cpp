@@ -98,6 +98,10 @@ Result<TimePoint> parse_time(std::string_view text) {
   if (!date.ok() || hour > 23 || minute > 59 || second > 59) {
     return invalid("no such date or time of day");
   }
+  // Outside these years the nanosecond clock overflows.
+  if (year < 1970 || year > 2200) {
+    return invalid("year outside 1970-2200");
+  }
   nanoseconds fraction{0};
   if (scan.literal(".")) {
     int digits = 0;
@@ -222,8 +226,9 @@ core::PolicyConfig assign_overrides(core::PolicyConfig policy, const json& overr
   reader::require_object(overrides, kPolicyPath);
   for (const auto& [key, value] : overrides.items()) {
     const auto& setters = policy_setters();
+    // clang 14 cannot capture a structured binding; an init-capture can.
     auto it = std::find_if(setters.begin(), setters.end(),
-                           [&](const auto& setter) { return setter.first == key; });
+                           [&name = key](const auto& setter) { return setter.first == name; });
     const std::string path = reader::child(kPolicyPath, key);
     if (it == setters.end()) {
       reader::fail(path, "unknown key");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "daemon/codec/atomic_file.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
 namespace nb::codec {
@@ -14,29 +15,6 @@ namespace nb::codec {
 namespace {
 
 constexpr int kFormatVersion = 1;
-
-Status write_all(int fd, std::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    ssize_t written = ::write(fd, data.data(), data.size());
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return make_error(errno, "write " + path);
-    }
-    data.remove_prefix(static_cast<size_t>(written));
-  }
-  return Ok{};
-}
-
-// fsync of the directory makes the rename itself durable.
-void sync_directory(const std::filesystem::path& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
-}
 
 std::string compact_time(TimePoint now) {
   std::string text = format_time(std::chrono::floor<std::chrono::seconds>(now));
@@ -70,6 +48,9 @@ nlohmann::json to_json(const RoundRecord& record) {
   if (!record.report.is_null()) {
     out["report"] = record.report;
   }
+  if (!record.full_report.is_null()) {
+    out["full_report"] = record.full_report;
+  }
   return out;
 }
 
@@ -98,9 +79,24 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   record.moved_bytes = json.value("moved_bytes", Bytes{0});
   record.migrated = json.value("migrated", false);
   record.report = json.value("report", nlohmann::json());
+  record.full_report = json.value("full_report", nlohmann::json());
   return record;
 } catch (const nlohmann::json::exception& e) {
   return make_error(0, std::string("a round is malformed: ") + e.what());
+}
+
+void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t count) {
+  std::size_t kept = 0;
+  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
+    if (it->full_report.is_null()) {
+      continue;
+    }
+    if (kept < count) {
+      ++kept;
+    } else {
+      it->full_report = nullptr;
+    }
+  }
 }
 
 core::History to_history(const std::vector<RoundRecord>& records) {
@@ -172,29 +168,7 @@ Status save_state(const std::filesystem::path& file, const std::vector<RoundReco
     document["rounds"].push_back(to_json(record));
   }
   std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-
-  auto temp = file;
-  temp += ".tmp";
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return make_error(errno, "open " + temp.string());
-  }
-  auto written = write_all(fd, text, temp.string());
-  if (written && ::fsync(fd) != 0) {
-    written = make_error(errno, "fsync " + temp.string());
-  }
-  ::close(fd);
-  if (!written) {
-    ::unlink(temp.c_str());
-    return written;
-  }
-  if (::rename(temp.c_str(), file.c_str()) != 0) {
-    int code = errno;
-    ::unlink(temp.c_str());
-    return make_error(code, "rename " + temp.string() + " to " + file.string());
-  }
-  sync_directory(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
-  return Ok{};
+  return write_file_atomically(file, text);
 }
 
 }  // namespace nb::codec

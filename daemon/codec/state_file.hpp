@@ -33,13 +33,20 @@ struct RoundRecord {
   Bytes planned_bytes = 0;
   Bytes moved_bytes = 0;
   bool migrated = false;
-  nlohmann::json report;  // the migration report, when a job ran
+  nlohmann::json report;  // the migration report's summary, when a job ran
+  // The whole report (per container, per process), kept only for the newest rounds: see
+  // keep_newest_full_reports.
+  nlohmann::json full_report;
 
   bool acted() const { return migrated || !evicted.empty(); }
 };
 
 nlohmann::json to_json(const RoundRecord& record);
 Result<RoundRecord> record_from_json(const nlohmann::json& json);
+
+// Clears the full report of every round but the newest `count` that have one, so that the
+// state file holds summaries for old rounds and stays bounded.
+void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t count);
 
 // The acted rounds, oldest first, as core::decide() reads them.
 core::History to_history(const std::vector<RoundRecord>& records);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "daemon/ctl/admin_client.hpp"
+#include "daemon/ctl/audit_view.hpp"
 #include "daemon/ctl/human_output.hpp"
 #include "daemon/ctl/top_view.hpp"
 #include "numabalancer_version.hpp"
@@ -202,10 +203,35 @@ int main(int argc, char** argv) {
     action = [&] { return run_simple(options, "plan", {{"explain", explain}}); };
   });
   long long limit = 20;
+  std::string since;
+  std::string audit_log;
   auto* history = app.add_subcommand("history", "The last rounds with their migration reports");
-  history->add_option("-n,--limit", limit, "How many rounds")->check(CLI::PositiveNumber);
-  history->callback([&] {
-    action = [&] { return run_simple(options, "history", {{"limit", limit}}); };
+  auto* limit_option =
+      history->add_option("-n,--limit", limit, "How many rounds (with --since: all unless given)")
+          ->check(CLI::PositiveNumber);
+  history->add_option("--since", since,
+                      "Rounds and jobs since DURATION ago (90s, 15m, 2h) or since an RFC 3339 "
+                      "TIMESTAMP, from the daemon's audit log");
+  history->add_option("--audit-log", audit_log,
+                      "Read this audit log file directly instead of asking the daemon");
+  history->callback([&, limit_option] {
+    std::optional<long long> given;
+    if (limit_option->count() > 0) {
+      given = limit;
+    }
+    action = [&, given] {
+      if (!audit_log.empty()) {
+        return nb::ctl::print_audit_log(audit_log, since, given, options.json_output);
+      }
+      if (since.empty()) {
+        return run_simple(options, "history", {{"limit", limit}});
+      }
+      json args{{"since", since}};
+      if (given) {
+        args["limit"] = *given;
+      }
+      return run_simple(options, "history", args);
+    };
   });
   long long container_limit = 0;
   auto* containers = app.add_subcommand("containers", "The watched containers, largest first");

@@ -46,7 +46,11 @@ bool parse_node_fields(std::string_view fields, Bytes unit, AnonBytes& out) {
     if (value_ec != std::errc() || value < 0 || (after_value != end && *after_value != ' ')) {
       return false;
     }
-    out[node] = value * unit;
+    Bytes bytes = 0;
+    if (__builtin_mul_overflow(value, unit, &bytes)) {
+      return false;
+    }
+    out[node] = bytes;
     cursor = after_value;
   }
   return !out.empty();

@@ -7,6 +7,9 @@
 namespace nb::metrics {
 namespace {
 
+constexpr int kFirstYear = 1970;
+constexpr int kLastYear = 2200;
+
 // Reads exactly `digits` decimal digits at `pos`.
 bool read_digits(std::string_view text, std::size_t pos, std::size_t digits, int& value) {
   if (pos + digits > text.size()) {
@@ -36,7 +39,9 @@ std::optional<TimePoint> parse_rfc3339(std::string_view text) {
   }
   year_month_day date{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
                       std::chrono::day{static_cast<unsigned>(day)}};
-  if (!date.ok() || hour > 23 || minute > 59 || second > 60) {
+  // Outside these years the nanosecond clock overflows.
+  if (!date.ok() || year < kFirstYear || year > kLastYear || hour > 23 || minute > 59 ||
+      second > 60) {
     return std::nullopt;
   }
   std::size_t pos = 19;
@@ -61,7 +66,8 @@ std::optional<TimePoint> parse_rfc3339(std::string_view text) {
   } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
     int offset_hours = 0, offset_minutes = 0;
     if (!read_digits(text, pos + 1, 2, offset_hours) || pos + 3 >= text.size() ||
-        text[pos + 3] != ':' || !read_digits(text, pos + 4, 2, offset_minutes)) {
+        text[pos + 3] != ':' || !read_digits(text, pos + 4, 2, offset_minutes) ||
+        offset_hours > 23 || offset_minutes > 59) {
       return std::nullopt;
     }
     offset = hours(offset_hours) + minutes(offset_minutes);

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <set>
 
+#include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/service/daemon_job.hpp"
 #include "daemon/service/report_summary.hpp"
@@ -13,7 +14,11 @@ namespace nb::service {
 
 namespace {
 
+// The state file holds a summary of every kept round and the full report of the newest few;
+// a full report keeps at most this many processes per container.
 constexpr std::size_t kRoundsKept = 500;
+constexpr std::size_t kFullReportsKept = 5;
+constexpr std::size_t kProcessesPerContainerKept = 100;
 constexpr auto kProgressEvery = std::chrono::milliseconds(100);
 
 std::filesystem::path state_file(const config::Config& config) {
@@ -77,6 +82,10 @@ Daemon::~Daemon() {
     job_->cancel = true;
     job_->thread.join();
   }
+  // A scan cannot be interrupted; it ends on its own and its posted result is never read.
+  if (scan_thread_.joinable()) {
+    scan_thread_.join();
+  }
 }
 
 Status Daemon::start() {
@@ -97,6 +106,7 @@ Status Daemon::start() {
         loaded.moved_aside_to ? loaded.moved_aside_to->string() : "nowhere");
   }
   rounds_ = std::move(loaded.rounds);
+  codec::keep_newest_full_reports(rounds_, kFullReportsKept);
   for (const auto& record : rounds_) {
     next_round_number_ = std::max(next_round_number_, record.number + 1);
   }
@@ -116,7 +126,11 @@ Status Daemon::start() {
   arm_signals();
 
   next_round_ = std::chrono::steady_clock::now() + config_.daemon.interval;
-  auto first = run_round("timer");
+  // The first round reads the host right here, before the loop serves anyone: systemd hears
+  // READY only once there is a snapshot.
+  auto first_record = new_round("timer");
+  auto first_scan = seams_.scan(first_record.time);
+  auto first = finish_round(std::move(first_record), std::move(first_scan));
   if (auto sent = options_.notifier.ready(status_line(first, paused_, dry_run_)); !sent) {
     spdlog::warn("sd_notify: {}", sent.error().message());
   }
@@ -135,7 +149,7 @@ void Daemon::arm_timer() {
     }
     // Rounds start one interval apart: sleeping interval minus the time spent.
     next_round_ = std::chrono::steady_clock::now() + config_.daemon.interval;
-    run_round("timer");
+    begin_round("timer");
     arm_timer();
   });
 }
@@ -179,14 +193,52 @@ void Daemon::arm_signals() {
   });
 }
 
-codec::RoundRecord Daemon::run_round(std::string trigger) {
-  const TimePoint now = seams_.clock();
+codec::RoundRecord Daemon::new_round(std::string trigger) {
   codec::RoundRecord record;
   record.number = next_round_number_++;
-  record.time = now;
+  record.time = seams_.clock();
   record.trigger = std::move(trigger);
+  record.status = "scanning";
+  record.outcome = "pending";
+  return record;
+}
 
-  auto scanned = seams_.scan(now);
+codec::RoundRecord Daemon::begin_round(std::string trigger) {
+  if (scanning_) {
+    spdlog::debug("round {} is still reading the host; the {} request joins it", scanning_->number,
+                  trigger);
+    return *scanning_;
+  }
+  scanning_ = new_round(std::move(trigger));
+  scan_thread_ = std::thread([this, scan = seams_.scan, now = scanning_->time] {
+    auto scanned =
+        std::make_shared<Result<codec::SnapshotDocument>>(make_error(0, "the scan did not run"));
+    try {
+      *scanned = scan(now);
+    } catch (const std::exception& e) {
+      *scanned = make_error(0, std::string("the host scan threw: ") + e.what());
+    }
+    asio::post(io_, [this, scanned] { on_scan_done(scanned); });
+  });
+  return *scanning_;
+}
+
+void Daemon::on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scanned) {
+  if (!scanning_) {
+    return;
+  }
+  scan_thread_.join();
+  auto record = std::move(*scanning_);
+  scanning_.reset();
+  if (stopping_) {
+    return;  // nothing starts once the daemon is stopping
+  }
+  finish_round(std::move(record), std::move(*scanned));
+}
+
+codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
+                                        Result<codec::SnapshotDocument> scanned) {
+  const TimePoint now = record.time;
   if (!scanned) {
     record.status = "failed";
     record.outcome = "failed";
@@ -229,6 +281,8 @@ codec::RoundRecord Daemon::run_round(std::string trigger) {
   if (record.outcome != "none") {
     remember(record);
     save();
+    audit_log_.append(config_.export_,
+                      codec::audit_round_entry(record, scanned ? &*last_decision_ : nullptr));
   }
   last_round_ = record;
   nlohmann::json event = codec::to_json(record);
@@ -242,6 +296,7 @@ codec::RoundRecord Daemon::run_round(std::string trigger) {
   if (auto sent = options_.notifier.watchdog(); !sent) {
     spdlog::debug("sd_notify: {}", sent.error().message());
   }
+  textfile_.write(config_.export_.textfile, metrics_text());
   return record;
 }
 
@@ -385,6 +440,8 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
     record->moved_bytes = report.bytes_moved();
     record->migrated = !report.dry_run && report.bytes_moved() > 0;
     record->report = report_summary(report);
+    record->full_report = full_report(report, kProcessesPerContainerKept);
+    codec::keep_newest_full_reports(rounds_, kFullReportsKept);
     if (report.stop_reason == actuator::StopReason::cancelled) {
       record->outcome = "cancelled";
     } else {
@@ -402,6 +459,15 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
     last_round_ = *record;
   }
   save();
+  audit_log_.append(config_.export_,
+                    codec::audit_job_entry(seams_.clock(), job->id, *record,
+                                           result->report ? &*result->report : nullptr));
+  textfile_.write(config_.export_.textfile, metrics_text());
+  last_job_ = {{"id", job->id},
+               {"kind", job->kind},
+               {"started", codec::format_time(job->started)},
+               {"finished", codec::format_time(seams_.clock())},
+               {"round", codec::to_json(*record)}};
   nlohmann::json event = codec::to_json(*record);
   event["job"] = job->id;
   publish("job_done", std::move(event));

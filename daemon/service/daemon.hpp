@@ -24,17 +24,21 @@
 #include "daemon/config/config.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/service/admin_server.hpp"
+#include "daemon/service/audit_log.hpp"
 #include "daemon/service/command_table.hpp"
 #include "daemon/service/eviction.hpp"
 #include "daemon/service/instance_lock.hpp"
 #include "daemon/service/metrics_export.hpp"
 #include "daemon/service/sd_notify.hpp"
+#include "daemon/service/textfile_export.hpp"
 
 namespace nb::service {
 
 struct DaemonSeams {
-  // The loop thread calls these.
+  // The round's worker thread calls this, one scan at a time, so that a slow host never stalls
+  // the admin socket.
   std::function<Result<codec::SnapshotDocument>(TimePoint now)> scan;
+  // The loop thread calls these.
   std::function<core::Decision(const core::Snapshot&, const core::PolicyConfig&,
                                const core::History&, TimePoint now)>
       decide;
@@ -91,7 +95,13 @@ class Daemon {
   void arm_timer();
   void arm_signals();
   void arm_watchdog();
-  codec::RoundRecord run_round(std::string trigger);
+  // A round reads the host on a worker thread and posts the snapshot back; deciding and acting
+  // happen here, on the loop thread. One round at a time: asking while one reads joins it.
+  codec::RoundRecord new_round(std::string trigger);
+  codec::RoundRecord begin_round(std::string trigger);
+  void on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scanned);
+  codec::RoundRecord finish_round(codec::RoundRecord record,
+                                  Result<codec::SnapshotDocument> scanned);
   void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
   void start_job(std::unique_ptr<Job> job, std::vector<actuator::MigrationTarget> targets,
                  actuator::JobOptions options, std::vector<EvictionRequest> evictions);
@@ -105,6 +115,7 @@ class Daemon {
   void publish(std::string kind, nlohmann::json data);
   actuator::JobOptions job_options() const;
   std::vector<ProviderState> provider_states() const;
+  std::string metrics_text() const;
 
   nlohmann::json status_json() const;
   nlohmann::json job_json() const;
@@ -135,8 +146,13 @@ class Daemon {
   std::optional<codec::SnapshotDocument> last_snapshot_;
   std::optional<core::Decision> last_decision_;
   std::string last_scan_error_;
+  std::optional<codec::RoundRecord> scanning_;  // the round whose scan runs on scan_thread_
+  std::thread scan_thread_;
+  nlohmann::json last_job_;  // the newest finished job, with its full report
   std::unique_ptr<Job> job_;
   DaemonCounters counters_;
+  TextfileExport textfile_;
+  AuditLog audit_log_;
 };
 
 }  // namespace nb::service

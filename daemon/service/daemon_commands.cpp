@@ -9,10 +9,12 @@
 
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
+#include "daemon/config/logging.hpp"
 #include "daemon/config/parse_units.hpp"
 #include "daemon/service/daemon.hpp"
 #include "daemon/service/daemon_job.hpp"
 #include "daemon/service/effective_config.hpp"
+#include "daemon/service/history_since.hpp"
 #include "daemon/service/report_summary.hpp"
 
 namespace nb::service {
@@ -177,6 +179,17 @@ std::vector<ProviderState> Daemon::provider_states() const {
   return states;
 }
 
+// The `metrics` command and the textfile export carry this same text.
+std::string Daemon::metrics_text() const {
+  MetricsView view;
+  view.snapshot = last_snapshot_ ? &last_snapshot_->snapshot : nullptr;
+  view.decision = last_decision_ ? &*last_decision_ : nullptr;
+  view.providers = provider_states();
+  view.counters = &counters_;
+  view.log_messages_dropped = config::dropped_log_messages();
+  return render_prometheus(view);
+}
+
 json Daemon::job_json() const {
   if (!job_) {
     return nullptr;
@@ -212,6 +225,14 @@ json Daemon::status_json() const {
                 {"reason", last_decision_->reason}};
   }
   auto now = seams_.clock();
+  json round_in_progress = nullptr;
+  if (scanning_) {
+    round_in_progress = {
+        {"number", scanning_->number},
+        {"trigger", scanning_->trigger},
+        {"started", codec::format_time(scanning_->time)},
+        {"elapsed_ms", std::chrono::duration<double, std::milli>(now - scanning_->time).count()}};
+  }
   return {
       {"state", stopping_ ? "stopping" : (paused_ ? "paused" : "running")},
       {"paused", paused_},
@@ -227,6 +248,8 @@ json Daemon::status_json() const {
       {"last_decision", decision},
       {"job", job_json()},
       {"deferred", deferred_ ? codec::to_json(*deferred_) : json()},
+      {"round_in_progress", round_in_progress},
+      {"last_job", last_job_},
       {"providers", providers},
       {"scan_error", last_scan_error_.empty() ? json() : json(last_scan_error_)},
       {"clients", server_ ? server_->connections() : 0},
@@ -374,8 +397,11 @@ void Daemon::register_commands() {
             });
   table.add("history",
             "The last rounds that decided something, with their migration reports "
-            "({\"limit\": N}, default 20)",
+            "({\"limit\": N}, default 20); {\"since\": \"2h\" | TIME} reads the audit log",
             Access::read_only, [this](const json& args, CommandContext&) -> CommandOutcome {
+              if (args.contains("since")) {
+                return history_since(args, config_.export_, rounds_, seams_.clock());
+              }
               long long limit = 20;
               if (auto it = args.find("limit"); it != args.end() && !it->is_null()) {
                 if (!it->is_number_integer() || it->get<long long>() <= 0) {
@@ -426,13 +452,7 @@ void Daemon::register_commands() {
             });
   table.add("metrics", "Prometheus text exposition of what the daemon knows", Access::read_only,
             [this](const json&, CommandContext&) -> CommandOutcome {
-              MetricsView view;
-              view.snapshot = last_snapshot_ ? &last_snapshot_->snapshot : nullptr;
-              view.decision = last_decision_ ? &*last_decision_ : nullptr;
-              view.providers = provider_states();
-              view.counters = &counters_;
-              return json{{"content_type", "text/plain; version=0.0.4"},
-                          {"text", render_prometheus(view)}};
+              return json{{"content_type", "text/plain; version=0.0.4"}, {"text", metrics_text()}};
             });
   table.add("pause", "Keep deciding but start no migration until resume", Access::mutating,
             [this](const json&, CommandContext&) -> CommandOutcome {
@@ -446,17 +466,17 @@ void Daemon::register_commands() {
               spdlog::info("resumed over the admin socket");
               return json{{"paused", false}};
             });
-  table.add("reconcile", "Run a round now", Access::mutating,
-            [this](const json&, CommandContext&) -> CommandOutcome {
+  table.add("reconcile",
+            "Run a round now; the reply names the round, `watch`, `status` and `history` show "
+            "what it decided",
+            Access::mutating, [this](const json&, CommandContext&) -> CommandOutcome {
               if (stopping_) {
                 return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
               }
-              auto record = run_round("reconcile");
-              json result{{"round", codec::to_json(record)}};
-              if (last_decision_ && record.status != "failed") {
-                result["decision"] = codec::to_json(*last_decision_);
-              }
-              return result;
+              // The reply cannot wait for the scan: the loop thread answers everyone.
+              bool joined = scanning_.has_value();
+              auto record = begin_round("reconcile");
+              return json{{"round", codec::to_json(record)}, {"pending", true}, {"joined", joined}};
             });
   table.add("dry_run", "Decide but never move: {\"enabled\": true|false}", Access::mutating,
             [this](const json& args, CommandContext&) -> CommandOutcome {

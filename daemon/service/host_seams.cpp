@@ -1,6 +1,7 @@
 #include "daemon/service/host_seams.hpp"
 
 #include <memory>
+#include <mutex>
 
 #include "actuator/linux_memory_syscalls.hpp"
 #include "core/decide.hpp"
@@ -16,21 +17,36 @@ Result<DaemonSeams> host_seams(const config::Config& config,
     return layout.error();
   }
   auto shared_layout = std::make_shared<host::CgroupLayout>(std::move(layout.value()));
-  // The scanner keeps its metric providers between rounds; a reload replaces it.
-  auto scanner = std::make_shared<std::unique_ptr<host::HostScanner>>(
-      std::make_unique<host::HostScanner>(host_root, config));
+  // The scanner keeps its metric providers between rounds; a reload replaces it. Scans run on
+  // the round's worker thread while a reload runs on the loop thread, so the scan holds its own
+  // reference: a replaced scanner lives until the scan that uses it returns.
+  struct CurrentScanner {
+    std::mutex mutex;
+    std::shared_ptr<host::HostScanner> scanner;
+  };
+  auto current = std::make_shared<CurrentScanner>();
+  current->scanner = std::make_shared<host::HostScanner>(host_root, config);
   auto proc_root = host_root / "proc";
 
   DaemonSeams seams;
-  seams.scan = [scanner](TimePoint now) { return (*scanner)->scan(now); };
+  seams.scan = [current](TimePoint now) {
+    std::shared_ptr<host::HostScanner> scanner;
+    {
+      std::lock_guard lock(current->mutex);
+      scanner = current->scanner;
+    }
+    return scanner->scan(now);
+  };
   seams.decide = [](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
                     const core::History& history,
                     TimePoint now) { return core::decide(snapshot, policy, history, now); };
   seams.load_config = [](const std::filesystem::path& path) {
     return config::load_config_file(path);
   };
-  seams.reconfigure = [scanner, host_root](const config::Config& next) {
-    *scanner = std::make_unique<host::HostScanner>(host_root, next);
+  seams.reconfigure = [current, host_root](const config::Config& next) {
+    auto replacement = std::make_shared<host::HostScanner>(host_root, next);
+    std::lock_guard lock(current->mutex);
+    current->scanner = std::move(replacement);
   };
   seams.container_dir = [shared_layout](std::string_view id) {
     return shared_layout->container_dir(id);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace nb::service {
 
@@ -68,14 +69,36 @@ std::string escape(std::string_view value) {
   return out;
 }
 
+// HELP text escapes only backslash and newline.
+std::string escape_help(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Go's spelling, which Prometheus parses: fmt would write "inf" and "nan".
 std::string number(double value) {
+  if (std::isnan(value)) {
+    return "NaN";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "+Inf" : "-Inf";
+  }
   return fmt::format("{}", value);
 }
 
 class Writer {
  public:
   void family(std::string_view name, std::string_view type, std::string_view help) {
-    out_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+    out_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, escape_help(help), name, type);
   }
   void sample(std::string_view name, std::string_view labels, double value) {
     if (labels.empty()) {
@@ -197,6 +220,10 @@ std::string render_prometheus(const MetricsView& view) {
                 "Longest single move_pages call per process of each job, in seconds.",
                 c.move_call_duration);
   }
+  w.family("numabalancer_log_messages_dropped_total", "counter",
+           "Log messages dropped because the logger's queue was full.");
+  w.sample("numabalancer_log_messages_dropped_total", "",
+           static_cast<double>(view.log_messages_dropped));
   return w.take();
 }
 

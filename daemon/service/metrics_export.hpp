@@ -37,8 +37,10 @@ class Histogram {
 struct DaemonCounters {
   std::map<std::string, std::uint64_t> rounds;                // by outcome
   std::map<std::pair<NodeId, NodeId>, Bytes> migrated_bytes;  // (source, dest)
-  std::map<std::string, std::int64_t> pages_failed;           // by reason
-  std::map<std::string, std::uint64_t> evictions;             // by action
+  // Every reason starts at zero, so that rate() sees the first failure as an increase.
+  std::map<std::string, std::int64_t> pages_failed{
+      {"busy", 0}, {"no_memory", 0}, {"access_denied", 0}, {"unmapped", 0}, {"other", 0}};
+  std::map<std::string, std::uint64_t> evictions;  // by action
   Histogram job_duration{{0.1, 0.5, 1, 5, 10, 30, 60, 300}};
   // The longest move_pages call of each process a job touched (the report keeps no other).
   Histogram move_call_duration{{0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1}};
@@ -58,6 +60,7 @@ struct MetricsView {
   const core::Decision* decision = nullptr;  // the last one, if any
   std::vector<ProviderState> providers;
   const DaemonCounters* counters = nullptr;
+  std::uint64_t log_messages_dropped = 0;  // by the logger's full queue
 };
 
 std::string render_prometheus(const MetricsView& view);

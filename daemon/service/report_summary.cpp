@@ -1,7 +1,10 @@
 #include "daemon/service/report_summary.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
+
+#include "daemon/codec/report_json.hpp"
 
 namespace nb::service {
 
@@ -60,6 +63,26 @@ nlohmann::json report_summary(const actuator::MigrationReport& report) {
       {"rate_mib_per_s", report.rate_mib_per_s()},
       {"errors", errors},
   };
+}
+
+nlohmann::json full_report(const actuator::MigrationReport& report,
+                           std::size_t processes_per_container) {
+  nlohmann::json json = codec::to_json(report);
+  for (auto& container : json["containers"]) {
+    auto& processes = container["processes"];
+    if (processes.size() <= processes_per_container) {
+      continue;
+    }
+    auto on_source = [](const nlohmann::json& process) {
+      return process.value("bytes_on_source", Bytes{0});
+    };
+    std::stable_sort(processes.begin(), processes.end(),
+                     [&](const auto& a, const auto& b) { return on_source(a) > on_source(b); });
+    container["processes_omitted"] = processes.size() - processes_per_container;
+    processes.erase(processes.begin() + static_cast<std::ptrdiff_t>(processes_per_container),
+                    processes.end());
+  }
+  return json;
 }
 
 nlohmann::json progress_json(const actuator::JobProgress& progress) {

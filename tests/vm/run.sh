@@ -36,8 +36,8 @@ summary() {
 # The guests: NAME TOPOLOGY SCENARIOS TIMEOUT_S NODE_MIB. A scenario joins this list only once
 # the binaries it exercises exist; see tests/vm/README.md.
 guests=(
-  "vm-2nodes 2nodes smoke,manual_migration,faults,throughput 600 512"
-  "vm-4nodes 4nodes smoke,four_nodes_plan,destination_full 600 512"
+  "vm-2nodes 2nodes smoke,manual_migration,faults,throughput,daemon 600 512"
+  "vm-4nodes 4nodes smoke,four_nodes_plan,destination_full,daemon_four_nodes,daemon_faults 600 512"
 )
 
 missing=()
@@ -45,6 +45,9 @@ for tool in qemu-system-x86_64 busybox cpio xz dpkg apt-get migratepages strip; 
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -x "$build_dir/tests/vm/nb_vm_workload" ]] || missing+=("$build_dir/tests/vm/nb_vm_workload (build the tests)")
+for program in numabalancerd numabalancerctl; do
+  [[ -x "$build_dir/$program" ]] || missing+=("$build_dir/$program (build it)")
+done
 if ((${#missing[@]} > 0)); then
   fail_line "rig/prerequisites missing: ${missing[*]} (scripts/setup.sh --tests installs the tools)"
   summary

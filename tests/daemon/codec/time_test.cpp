@@ -52,7 +52,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, TimeRejects,
                          ::testing::Values("", "2026-12-02", "2026-12-02T10:00:00",
                                            "2026-02-30T10:00:00Z", "2026-12-02T24:00:00Z",
                                            "2026-12-02T10:00:00.Z", "2026-12-02T10:00:00Zjunk",
-                                           "2026-12-02T10:00:00+0200"));
+                                           "2026-12-02T10:00:00+0200", "9999-12-31T23:59:59Z",
+                                           "0001-01-01T00:00:00Z"));
 
 TEST(Time, RoundTripsToTheNanosecond) {
   const TimePoint time = kTen + 123456789ns;

@@ -77,6 +77,8 @@ INSTANTIATE_TEST_SUITE_P(
                       GarbageCase{"V1FormatReadAsV2", "anon=3 N0=3\n", NumaStatFormat::v2},
                       GarbageCase{"V2FormatReadAsV1", "anon N0=3\n", NumaStatFormat::v1},
                       GarbageCase{"V1NoTotal", "anon= N0=3\n", NumaStatFormat::v1},
+                      GarbageCase{"V1PagesOverflowBytes", "anon=1 N0=9223372036854775807\n",
+                                  NumaStatFormat::v1},
                       GarbageCase{"Binary", std::string("anon N0=\0\x01", 10), NumaStatFormat::v2}),
     [](const auto& info) { return info.param.name; });
 

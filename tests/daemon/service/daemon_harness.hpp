@@ -7,6 +7,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "daemon/service/daemon.hpp"
@@ -47,6 +48,10 @@ class DaemonHarness {
     std::vector<actuator::MigrationTarget> last_targets;
     actuator::JobOptions last_options;
     bool scan_fails = false;
+    bool scan_throws = false;
+    bool hold_scans = false;  // scan() waits for release_scans()
+    bool scan_entered = false;
+    int scan_calls = 0;
   };
 
   explicit DaemonHarness(const TempTree& tree, config::Config base = {})
@@ -68,7 +73,14 @@ class DaemonHarness {
   service::DaemonSeams seams() {
     service::DaemonSeams seams;
     seams.scan = [this](TimePoint now) -> Result<codec::SnapshotDocument> {
-      std::lock_guard lock(fakes_.mutex);
+      std::unique_lock lock(fakes_.mutex);
+      ++fakes_.scan_calls;
+      fakes_.scan_entered = true;
+      fakes_.changed.notify_all();
+      fakes_.changed.wait(lock, [this] { return !fakes_.hold_scans; });
+      if (fakes_.scan_throws) {
+        throw std::runtime_error("sysfs went away mid-read");
+      }
       if (fakes_.scan_fails) {
         return make_error(ENOENT, "read /sys/devices/system/node");
       }
@@ -171,6 +183,53 @@ class DaemonHarness {
     fakes_.hold_jobs = false;
     fakes_.changed.notify_all();
   }
+  void hold_scans() {
+    std::lock_guard lock(fakes_.mutex);
+    fakes_.hold_scans = true;
+    fakes_.scan_entered = false;
+  }
+  void release_scans() {
+    std::lock_guard lock(fakes_.mutex);
+    fakes_.hold_scans = false;
+    fakes_.changed.notify_all();
+  }
+  bool wait_for_scan_entered(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+    std::unique_lock lock(fakes_.mutex);
+    return fakes_.changed.wait_for(lock, timeout, [this] { return fakes_.scan_entered; });
+  }
+  int scan_calls() {
+    std::lock_guard lock(fakes_.mutex);
+    return fakes_.scan_calls;
+  }
+
+  // A round reads the host off the loop thread, so `reconcile` answers before the round is
+  // done: this waits for the round's "round" event and returns the round as it was decided
+  // (null on timeout).
+  nlohmann::json reconcile(SocketClient& client,
+                           std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+    SocketClient watcher(socket());
+    if (!watcher.call("watch").is_object()) {
+      return nullptr;
+    }
+    auto reply = client.call("reconcile");
+    if (!reply.is_object() || reply["ok"] != true) {
+      return nullptr;
+    }
+    auto number = reply["result"]["round"]["number"];
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto line = watcher.read_line(timeout);
+      if (!line) {
+        return nullptr;
+      }
+      auto event = nlohmann::json::parse(*line, nullptr, false);
+      if (event.is_object() && event["event"] == "round" && event["data"]["number"] == number) {
+        return event["data"];
+      }
+    }
+    return nullptr;
+  }
+
   bool wait_for_job_entered(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
     std::unique_lock lock(fakes_.mutex);
     return fakes_.changed.wait_for(lock, timeout, [this] { return fakes_.job_entered; });
@@ -215,8 +274,10 @@ class DaemonHarness {
   }
 
   void stop() {
+    // Released even when the loop already ended: the destructor waits for both threads.
+    release_jobs();
+    release_scans();
     if (thread_.joinable()) {
-      release_jobs();
       request_stop();
       join(std::chrono::seconds(10));
     }

@@ -1,13 +1,17 @@
 #include "daemon/service/metrics_export.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <regex>
-#include <set>
-#include <sstream>
+#include <limits>
+
+#include "tests/daemon/service/exposition_validator.hpp"
 
 namespace nb::service {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 core::Snapshot two_node_snapshot() {
   core::Snapshot snapshot;
@@ -22,42 +26,8 @@ core::Snapshot two_node_snapshot() {
   return snapshot;
 }
 
-// The exposition format, strictly: HELP and TYPE once per family and before its samples,
-// sample names belonging to the declared family, well-formed labels and numbers.
 void expect_valid_exposition(const std::string& text) {
-  static const std::regex help(R"(# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+)");
-  static const std::regex type(R"(# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram))");
-  static const std::regex sample(
-      R"(([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? )"
-      R"((-?[0-9.eE+-]+|\+Inf|NaN))");
-  std::istringstream in(text);
-  std::string line;
-  std::string family;
-  std::string family_type;
-  std::set<std::string> seen;
-  while (std::getline(in, line)) {
-    std::smatch match;
-    if (std::regex_match(line, match, help)) {
-      family = match[1];
-      EXPECT_TRUE(seen.insert(family).second) << "family twice: " << family;
-      family_type.clear();
-      continue;
-    }
-    if (std::regex_match(line, match, type)) {
-      EXPECT_EQ(match[1], family) << line;
-      family_type = match[2];
-      continue;
-    }
-    ASSERT_TRUE(std::regex_match(line, match, sample)) << "bad line: " << line;
-    std::string name = match[1];
-    if (family_type == "histogram") {
-      EXPECT_TRUE(name == family + "_bucket" || name == family + "_sum" ||
-                  name == family + "_count")
-          << line;
-    } else {
-      EXPECT_EQ(name, family) << line;
-    }
-  }
+  EXPECT_THAT(nb::testing::exposition_problems(text), IsEmpty()) << text;
 }
 
 TEST(PrometheusExport, NodeGaugesCarryNodeAndProviderLabels) {
@@ -128,6 +98,58 @@ TEST(PrometheusExport, LabelValuesAreEscaped) {
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
   EXPECT_NE(text.find(R"(status="a\"b\\c\nd")"), std::string::npos);
+}
+
+TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
+  auto snapshot = two_node_snapshot();
+  core::Decision decision;
+  decision.level = core::PressureLevel::grace;
+  DaemonCounters counters;
+  ++counters.rounds["started"];
+  ++counters.evictions["kill"];
+  actuator::MigrationReport report;
+  report.source_node = 0;
+  report.elapsed = std::chrono::seconds(2);
+  counters.add_report(report);
+  MetricsView view{&snapshot,
+                   &decision,
+                   {{"read_latency", "probe", true, ""}, {"bandwidth", "perf", false, "no PMU"}},
+                   &counters};
+  auto text = render_prometheus(view);
+  expect_valid_exposition(text);
+  for (const char* family :
+       {"numabalancer_node_read_latency_ns gauge", "numabalancer_node_bandwidth_gbps gauge",
+        "numabalancer_node_anon_bytes gauge", "numabalancer_pressure_level gauge",
+        "numabalancer_rounds_total counter", "numabalancer_migrated_bytes_total counter",
+        "numabalancer_migration_pages_failed_total counter", "numabalancer_evictions_total counter",
+        "numabalancer_job_duration_seconds histogram",
+        "numabalancer_move_call_duration_seconds histogram", "numabalancer_provider_up gauge"}) {
+    EXPECT_THAT(text, HasSubstr(std::string("# TYPE ") + family + "\n"));
+  }
+  EXPECT_THAT(text,
+              HasSubstr("numabalancer_provider_up{metric=\"bandwidth\",provider=\"perf\"} 0\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_pressure_level 1\n"));
+  EXPECT_THAT(text,
+              HasSubstr("numabalancer_migration_pages_failed_total{reason=\"no_memory\"} 0\n"))
+      << "known reasons start at zero";
+}
+
+TEST(PrometheusExport, NonFiniteValuesUseThePrometheusSpelling) {
+  core::Snapshot snapshot;
+  snapshot.nodes.resize(2);
+  snapshot.nodes[0].id = 0;
+  snapshot.nodes[0].read_latency_ns = std::numeric_limits<double>::infinity();
+  snapshot.nodes[1].id = 1;
+  snapshot.nodes[1].read_latency_ns = std::numeric_limits<double>::quiet_NaN();
+  MetricsView view{&snapshot, nullptr, {}, nullptr};
+  auto text = render_prometheus(view);
+  expect_valid_exposition(text);
+  EXPECT_THAT(text, HasSubstr("{node=\"0\",provider=\"\"} +Inf\n"));
+  EXPECT_THAT(text, HasSubstr("{node=\"1\",provider=\"\"} NaN\n"));
+}
+
+TEST(PrometheusExport, EmptyViewIsStillValid) {
+  expect_valid_exposition(render_prometheus(MetricsView{}));
 }
 
 TEST(Histogram, CountsAreCumulativeAndOverflowOnlyInInf) {

@@ -36,6 +36,8 @@ class SocketClient {
   SocketClient& operator=(const SocketClient&) = delete;
 
   bool connected() const { return fd_ >= 0; }
+  // For tests that wait on many connections at once with poll(2).
+  int fd() const { return fd_; }
 
   bool send_raw(std::string_view bytes) {
     while (!bytes.empty()) {

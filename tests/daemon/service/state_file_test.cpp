@@ -1,5 +1,6 @@
 #include "daemon/codec/state_file.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/temp_tree.hpp"
@@ -25,6 +26,8 @@ RoundRecord acted_round(std::uint64_t number) {
   record.moved_bytes = 400 * kMiB;
   record.migrated = true;
   record.report = {{"bytes_moved", 400 * kMiB}};
+  record.full_report = {{"bytes_moved", 400 * kMiB},
+                        {"containers", {{{"id", "kubepods/a"}, {"processes", {{{"pid", 42}}}}}}}};
   return record;
 }
 
@@ -37,6 +40,7 @@ TEST(StateFile, SavedRoundsLoadBackUnchanged) {
   deferred.moved_bytes = 0;
   deferred.source_node.reset();
   deferred.report = nullptr;
+  deferred.full_report = nullptr;
   deferred.evicted = {"kubepods/c"};
   ASSERT_TRUE(save_state(file, {acted_round(1), deferred}).ok());
 
@@ -45,7 +49,35 @@ TEST(StateFile, SavedRoundsLoadBackUnchanged) {
   ASSERT_EQ(loaded.rounds.size(), 2u);
   EXPECT_EQ(to_json(loaded.rounds[0]), to_json(acted_round(1)));
   EXPECT_EQ(to_json(loaded.rounds[1]), to_json(deferred));
-  EXPECT_FALSE(std::filesystem::exists(tree.path("state.json.tmp")));
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(file.parent_path())) {
+    left.push_back(entry.path().filename().string());
+  }
+  EXPECT_THAT(left, ::testing::ElementsAre("state.json")) << "no temp file is left behind";
+}
+
+TEST(StateFile, RoundWithoutAFullReportWritesNoFullReportKey) {
+  RoundRecord summarised = acted_round(1);
+  summarised.full_report = nullptr;
+  EXPECT_FALSE(to_json(summarised).contains("full_report"));
+  EXPECT_EQ(to_json(acted_round(1))["full_report"]["containers"][0]["processes"][0]["pid"], 42);
+}
+
+TEST(StateFile, OnlyTheNewestFullReportsAreKept) {
+  std::vector<RoundRecord> rounds;
+  for (std::uint64_t number = 1; number <= 6; ++number) {
+    rounds.push_back(acted_round(number));
+  }
+  rounds[4].full_report = nullptr;  // a round without a job sits between the newest two
+  keep_newest_full_reports(rounds, 2);
+  std::vector<bool> kept;
+  for (const auto& round : rounds) {
+    kept.push_back(!round.full_report.is_null());
+    EXPECT_FALSE(round.report.is_null()) << "summaries stay for every round";
+  }
+  EXPECT_EQ(kept, (std::vector<bool>{false, false, false, true, false, true}));
+  keep_newest_full_reports(rounds, 0);
+  EXPECT_TRUE(rounds[5].full_report.is_null());
 }
 
 TEST(StateFile, MissingFileIsEmptyHistoryWithoutProblem) {

@@ -122,6 +122,16 @@ numa_maps_bytes() {
     } END { print total + 0 }' "/proc/$1/numa_maps"
 }
 
+# numa_maps_anon_bytes PID NODE: like numa_maps_bytes, over mappings not backed by a file. Page
+# cache of a binary or library shared with another container can legitimately sit anywhere: the
+# other container's migration may have moved it while it was mapped only there.
+numa_maps_anon_bytes() {
+  awk -v key="N$2=" '/ file=/ { next } {
+      size = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) size = substr($i, 19)
+      for (i = 1; i <= NF; i++) if (index($i, key) == 1) total += substr($i, length(key) + 1) * size * 1024
+    } END { print total + 0 }' "/proc/$1/numa_maps"
+}
+
 # field LINE KEY: the value of KEY=value in a line of key=value words.
 field() {
   echo "$1" | tr ' ' '\n' | awk -F= -v key="$2" '$1 == key { print substr($0, length(key) + 2); exit }'
@@ -241,4 +251,200 @@ clean_exit() {
     124) fail "$1" "timed out" ;;
     *) fail "$1" "exit status $2" ;;
   esac
+}
+
+# --- The daemon (numabalancerd with a config file, driven through numabalancerctl) ---------------
+# One daemon at a time. daemon_setup gives each scenario its own socket, lock, state and log, so
+# that no history (cooldowns, ping-pong bans) leaks from one scenario into the next.
+daemon_setup() {
+  NBD_DIR=/tmp/nbd-$SCENARIO
+  NBD_SOCKET=$NBD_DIR/admin.sock
+  NBD_LOG=$NBD_DIR.log
+  rm -rf "$NBD_DIR"
+  mkdir -p "$NBD_DIR"
+  : >"$NBD_LOG"
+}
+
+# daemon_config_head: the [daemon] and [admin] tables of a guest daemon config. Rounds every
+# second keep the scenarios short; the admin group is empty because the guest has no groups.
+daemon_config_head() {
+  cat <<TOML
+[daemon]
+interval = "1s"
+state_dir = "$NBD_DIR/state"
+lock_file = "$NBD_DIR/numabalancerd.lock"
+log_level = "info"
+
+[admin]
+socket = "$NBD_SOCKET"
+admin_group = ""
+TOML
+}
+
+# write_metrics FILE ID:LATENCY_NS:BANDWIDTH_GBPS...: the `file` provider's JSON document.
+write_metrics() {
+  local file=$1 entry sep="" nodes=""
+  shift
+  for entry in "$@"; do
+    set -- $(echo "$entry" | tr ':' ' ')
+    nodes="$nodes$sep{\"id\": $1, \"read_latency_ns\": $2, \"bandwidth_gbps\": $3}"
+    sep=", "
+  done
+  # Written aside and renamed, so the daemon never reads half a document.
+  echo "{\"time\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\", \"nodes\": [$nodes]}" >"$file.tmp"
+  mv "$file.tmp" "$file"
+}
+
+ctl() { numabalancerctl --socket "$NBD_SOCKET" --timeout 20 "$@"; }
+
+# ctl_json OUT COMMAND...: the daemon's raw JSON result in OUT; returns numabalancerctl's status.
+ctl_json() {
+  local out=$1
+  shift
+  ctl --json "$@" >"$out" 2>"$out.err"
+}
+
+now_s() { cut -d. -f1 /proc/uptime; }
+
+# daemon_start CONFIG: starts numabalancerd in the background (NBD_PID) and waits until it
+# answers `status`. Fails the check NAME.started otherwise.
+daemon_start() {
+  numabalancerd --config "$1" >>"$NBD_LOG" 2>&1 &
+  NBD_PID=$!
+  echo "$NBD_PID" >>"$NB_PIDS"
+  local deadline=$(($(now_s) + 60))
+  while [ "$(now_s)" -lt "$deadline" ]; do
+    if ! kill -0 "$NBD_PID" 2>/dev/null; then
+      wait "$NBD_PID"
+      fail daemon.started "numabalancerd exited with $? at start: $(tail -n 3 "$NBD_LOG" | tr '\n' ' ')"
+      nbd_attach_log
+      return 1
+    fi
+    if ctl status >/dev/null 2>&1; then
+      pass daemon.started "numabalancerd $NBD_PID answers on $NBD_SOCKET"
+      return 0
+    fi
+    sleep 0.2
+  done
+  fail daemon.started "numabalancerd did not answer within 60 s: $(tail -n 3 "$NBD_LOG" | tr '\n' ' ')"
+  return 1
+}
+
+# daemon_alive NAME: the daemon process still runs and answers `status` (human and JSON).
+daemon_alive() {
+  if ! kill -0 "$NBD_PID" 2>/dev/null; then
+    fail "$1" "numabalancerd $NBD_PID is gone: $(tail -n 3 "$NBD_LOG" | tr '\n' ' ')"
+    return 1
+  fi
+  if ! ctl status >/tmp/nbd-status.txt 2>&1; then
+    fail "$1" "numabalancerctl status failed: $(head -n 2 /tmp/nbd-status.txt | tr '\n' ' ')"
+    return 1
+  fi
+  ctl_json /tmp/nbd-status.json status
+  local state
+  state=$(json /tmp/nbd-status.json /state)
+  case $state in
+    running | paused) pass "$1" "numabalancerctl status: $state" ;;
+    *) fail "$1" "numabalancerctl status: state '$state', expected running or paused" ;;
+  esac
+}
+
+# daemon_stop NAME: SIGTERM, which must end the daemon with status 0 within 5 s.
+daemon_stop() {
+  kill -TERM "$NBD_PID" 2>/dev/null
+  local tries=0
+  while kill -0 "$NBD_PID" 2>/dev/null && [ "$tries" -lt 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+  done
+  if kill -0 "$NBD_PID" 2>/dev/null; then
+    fail "$1" "numabalancerd still runs 10 s after SIGTERM"
+    kill -9 "$NBD_PID" 2>/dev/null
+    nbd_attach_log
+    return 1
+  fi
+  wait "$NBD_PID"
+  local status=$?
+  check_eq "$1" "$status" 0 "exit status after SIGTERM ($((tries / 10)).$((tries % 10)) s)"
+  check_le "$1.within_5s" "$tries" 50 "tenths of a second from SIGTERM to exit"
+  nbd_attach_log
+}
+
+# nbd_attach_log: the end of the daemon's log goes to the host (results/<guest>/files/).
+nbd_attach_log() {
+  tail -n 300 "$NBD_LOG" >"$NBD_LOG.tail"
+  attach "$SCENARIO.numabalancerd.log" "$NBD_LOG.tail"
+  : >"$NBD_LOG"
+}
+
+# status_field POINTER: one value of the daemon's current status.
+status_field() {
+  ctl_json /tmp/nbd-status.json status || return 1
+  json /tmp/nbd-status.json "$1"
+}
+
+# wait_for TIMEOUT_S COMMAND...: polls until COMMAND succeeds; 1 at the timeout.
+wait_for() {
+  local deadline=$(($(now_s) + $1))
+  shift
+  while ! "$@"; do
+    [ "$(now_s)" -ge "$deadline" ] && return 1
+    sleep 0.2
+  done
+}
+
+job_running() { [ "$(status_field /job)" != null ]; }
+job_idle() { [ "$(status_field /job)" = null ]; }
+
+# history_find OUT OUTCOMES [SOURCE_NODE]: the index of the latest round in the daemon's history
+# whose outcome is one of OUTCOMES (space-separated) and, if given, whose source is SOURCE_NODE.
+# OUT holds the history document afterwards.
+history_find() {
+  ctl_json "$1" history --limit 100 || return 1
+  local i outcome
+  i=$(($(nb_vm_json --length /rounds <"$1") - 1))
+  while [ "$i" -ge 0 ]; do
+    outcome=$(json "$1" "/rounds/$i/outcome")
+    case " $2 " in
+      *" $outcome "*)
+        if [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; then
+          echo "$i"
+          return 0
+        fi
+        ;;
+    esac
+    i=$((i - 1))
+  done
+  return 1
+}
+
+# Outcomes of a round whose migration job has finished.
+NBD_FINISHED="done partial cancelled failed"
+
+# wait_acted_round OUT TIMEOUT_S [SOURCE_NODE] [AFTER_NUMBER]: waits until a round numbered above
+# AFTER_NUMBER (default 0) has finished its job; sets ROUND to the index in OUT's history of the
+# earliest such round (a later one may have acted meanwhile).
+wait_acted_round() {
+  local deadline=$(($(now_s) + $2)) i count outcome
+  while :; do
+    if ctl_json "$1" history --limit 100; then
+      count=$(nb_vm_json --length /rounds <"$1")
+      i=0
+      while [ "$i" -lt "$count" ]; do
+        outcome=$(json "$1" "/rounds/$i/outcome")
+        case " $NBD_FINISHED " in
+          *" $outcome "*)
+            if [ "$(json "$1" "/rounds/$i/number")" -gt "${4:-0}" ] &&
+              { [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; }; then
+              ROUND=$i
+              return 0
+            fi
+            ;;
+        esac
+        i=$((i + 1))
+      done
+    fi
+    [ "$(now_s)" -ge "$deadline" ] && return 1
+    sleep 0.3
+  done
 }

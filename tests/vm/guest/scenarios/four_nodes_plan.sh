@@ -89,7 +89,7 @@ while [ "$i" -lt "$(nb_vm_json --length /migrate </tmp/four-plan.json)" ]; do
 done
 
 check_le placed.share_not_on_3 "$(numa_stat_anon "$share" 3)" 0 "share pool's anon on memory-only node 3"
-check_le placed.share_maps_not_on_3 "$(numa_maps_bytes "$share_pid" 3)" 0 "share pool's numa_maps bytes on node 3"
+check_le placed.share_maps_not_on_3 "$(numa_maps_anon_bytes "$share_pid" 3)" 0 "share pool's anonymous numa_maps bytes on node 3"
 check_le placed.share_left "$(numa_stat_anon "$share" 0)" "$slack" "share pool's anon left on node 0"
 check_ge placed.share_first_destination "$(numa_stat_anon "$share" 2)" "$MIB" "share pool's anon on node 2 (first destination)"
 check_le placed.wide_left "$(numa_stat_anon "$wide" 0)" "$slack" "wide pool's anon left on node 0"

@@ -1,0 +1,45 @@
+#pragma once
+// The writer of `[export] audit_log` (line format and rotation in daemon/codec/audit_log.hpp).
+// Lines are appended, so the log survives restarts; each line is one write(2), so a crash tears
+// at most the last one, and the first append after a restart starts on a fresh line so the torn
+// one stays a line of its own that readers skip. A write failure is logged once per change of
+// error and never stops the daemon.
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/result.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/service/failure_log.hpp"
+
+namespace nb::service {
+
+class AuditLog {
+ public:
+  AuditLog() = default;
+  ~AuditLog();
+  AuditLog(const AuditLog&) = delete;
+  AuditLog& operator=(const AuditLog&) = delete;
+
+  // Appends to `config.audit_log` (empty: off). The file moves to FILE.1 first when this line
+  // would take it past audit_log_max_bytes. A changed path (reload) or a file renamed away (by
+  // logrotate) is reopened.
+  void append(const config::ExportConfig& config, const nlohmann::json& entry);
+  const std::optional<std::string>& current_error() const { return failures_.current_error(); }
+
+ private:
+  Status write(const config::ExportConfig& config, const std::string& line);
+  Status open(const std::filesystem::path& path);
+  void close();
+  bool still_at_path() const;
+
+  int fd_ = -1;
+  std::filesystem::path path_;
+  dev_t device_ = 0;
+  ino_t inode_ = 0;
+  FailureLog failures_{"audit log"};
+};
+
+}  // namespace nb::service

@@ -1,0 +1,65 @@
+#include "daemon/service/history_since.hpp"
+
+#include "daemon/codec/audit_log.hpp"
+#include "daemon/codec/snapshot_json.hpp"
+
+namespace nb::service {
+
+namespace {
+
+using nlohmann::json;
+
+// The newest `limit` of `items`, as a JSON array.
+template <typename T, typename ToJson>
+json newest(std::vector<T>& items, std::size_t limit, ToJson to_json) {
+  std::size_t first = items.size() > limit ? items.size() - limit : 0;
+  json list = json::array();
+  for (std::size_t i = first; i < items.size(); ++i) {
+    list.push_back(to_json(items[i]));
+  }
+  return list;
+}
+
+}  // namespace
+
+CommandOutcome history_since(const json& args, const config::ExportConfig& config,
+                             const std::vector<codec::RoundRecord>& rounds, TimePoint now) {
+  auto text = args.find("since");
+  if (text == args.end() || !text->is_string()) {
+    return bad_request("\"since\" must be a duration (\"2h\") or an RFC 3339 time");
+  }
+  auto since = codec::parse_since(text->get<std::string>(), now);
+  if (!since) {
+    return bad_request(since.error().message());
+  }
+  std::size_t limit = SIZE_MAX;
+  if (auto it = args.find("limit"); it != args.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<long long>() <= 0) {
+      return bad_request("\"limit\" must be a positive integer");
+    }
+    limit = it->get<std::size_t>();
+  }
+  json result{{"since", codec::format_time(*since)}};
+  if (config.audit_log.empty()) {
+    std::vector<const codec::RoundRecord*> kept;
+    for (const auto& record : rounds) {
+      if (record.time >= *since) {
+        kept.push_back(&record);
+      }
+    }
+    json list = newest(kept, limit, [](const codec::RoundRecord* r) { return codec::to_json(*r); });
+    result["rounds"] = std::move(list);
+    return result;
+  }
+  auto read = codec::read_audit_log(config.audit_log, *since);
+  if (!read) {
+    return command_failed("reading the audit log: " + read.error().message());
+  }
+  json entries = newest(read->entries, limit, [](json& entry) { return std::move(entry); });
+  result["audit_log"] = config.audit_log;
+  result["entries"] = std::move(entries);
+  result["skipped_lines"] = read->skipped_lines;
+  return result;
+}
+
+}  // namespace nb::service

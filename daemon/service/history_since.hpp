@@ -1,0 +1,21 @@
+#pragma once
+// `history` with {"since": "2h" | "2026-12-02T10:00:00Z", "limit": N}: what happened since then.
+// With [export] audit_log on, the answer comes from the audit log (it outlives the rounds kept in
+// memory and holds each job's full report): {"since", "audit_log", "entries", "skipped_lines"}.
+// Without it, from the kept rounds: {"since", "rounds"}, the shape of plain `history`. A limit
+// keeps the newest N.
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "core/units.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/service/command_table.hpp"
+
+namespace nb::service {
+
+CommandOutcome history_since(const nlohmann::json& args, const config::ExportConfig& config,
+                             const std::vector<codec::RoundRecord>& rounds, TimePoint now);
+
+}  // namespace nb::service

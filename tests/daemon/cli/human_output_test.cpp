@@ -1,0 +1,133 @@
+// numabalancerctl's human form of the daemon's results: the full migration report of the newest
+// job in `status` and `history`, and the reply to a `reconcile` that is still reading the host.
+
+#include "daemon/ctl/human_output.hpp"
+
+#include <gtest/gtest.h>
+
+namespace nb::ctl {
+namespace {
+
+using nlohmann::json;
+
+json process(int pid, long long on_source, long long moved) {
+  return {{"pid", pid},
+          {"vanished", pid == 13},
+          {"bytes_on_source", on_source},
+          {"bytes_moved", moved},
+          {"bytes_moved_to", {{"0", moved}}},
+          {"outcomes", {{"moved", moved / 4096}, {"busy", pid == 12 ? 3 : 0}}},
+          {"syscalls", 2}};
+}
+
+json full_report() {
+  json big{{"id", "pods/big"},
+           {"bytes_on_source", 40 << 20},
+           {"bytes_moved", 30 << 20},
+           {"bytes_moved_to", {{"0", 30 << 20}}},
+           {"outcomes", {{"moved", 7680}, {"busy", 3}}},
+           {"syscalls", 14},
+           {"processes_omitted", 4},
+           {"processes", json::array()}};
+  for (int pid = 10; pid < 17; ++pid) {
+    big["processes"].push_back(process(pid, 4 << 20, pid == 12 ? 0 : 4 << 20));
+  }
+  return {{"stop_reason", "budget_met"},
+          {"bytes_moved", 30 << 20},
+          {"goal", 32 << 20},
+          {"threshold_met", true},
+          {"syscalls", 14},
+          {"elapsed_ms", 250.0},
+          {"containers", {big}},
+          {"errors",
+           {{{"pid", 12},
+             {"container_id", "pods/big"},
+             {"errno", 13},
+             {"message", "move_pages: Permission denied"},
+             {"hint", "needs CAP_SYS_NICE"}}}}};
+}
+
+json finished_round() {
+  return {{"number", 7},
+          {"time", "2026-12-02T10:00:00Z"},
+          {"trigger", "timer"},
+          {"status", "ready"},
+          {"outcome", "done"},
+          {"source_node", 1},
+          {"dest_nodes", {0}},
+          {"containers", {"pods/big"}},
+          {"planned_bytes", 32 << 20},
+          {"moved_bytes", 30 << 20},
+          {"report", {{"bytes_moved", 30 << 20}}},
+          {"full_report", full_report()}};
+}
+
+void expect_contains(const std::string& out, const std::string& piece) {
+  EXPECT_NE(out.find(piece), std::string::npos) << "missing \"" << piece << "\" in:\n" << out;
+}
+
+TEST(HumanOutput, HistoryShowsTheNewestFullReportPerContainerAndPid) {
+  json older = finished_round();
+  older["number"] = 6;
+  older["full_report"]["stop_reason"] = "deadline";
+  json summarised = finished_round();
+  summarised["number"] = 8;
+  summarised.erase("full_report");
+  auto out = format_result("history", {{"rounds", {older, finished_round(), summarised}}});
+  expect_contains(out, "OUTCOME");
+  expect_contains(out, "round #7 report");
+  expect_contains(out, "budget_met, 30.0 MiB moved of 32.0 MiB goal, threshold met");
+  EXPECT_EQ(out.find("deadline"), std::string::npos) << "only the newest full report:\n" << out;
+  expect_contains(out, "pods/big");
+  expect_contains(out, "  pid 10");
+  expect_contains(out, "  pid 13 (exited)");
+  expect_contains(out, "3 pages");
+  expect_contains(out, "0:30.0 MiB");
+  EXPECT_EQ(out.find("pid 15"), std::string::npos) << "five processes per container:\n" << out;
+  expect_contains(out, "(6 more processes)");
+  expect_contains(out,
+                  "error: pods/big pid 12: move_pages: Permission denied (needs CAP_SYS_NICE)");
+}
+
+TEST(HumanOutput, HistoryWithoutFullReportsIsJustTheTable) {
+  json summarised = finished_round();
+  summarised.erase("full_report");
+  auto out = format_result("history", {{"rounds", {summarised}}});
+  EXPECT_EQ(out.find("report"), std::string::npos) << out;
+  expect_contains(out, "30.0 MiB");
+}
+
+TEST(HumanOutput, StatusShowsTheLastJobAndARoundStillReading) {
+  json status{
+      {"state", "running"},
+      {"pid", 1},
+      {"interval_ms", 10000},
+      {"rounds", 9},
+      {"last_round", finished_round()},
+      {"job", nullptr},
+      {"round_in_progress", {{"number", 9}, {"trigger", "reconcile"}, {"elapsed_ms", 1500.0}}},
+      {"last_job",
+       {{"id", 3},
+        {"kind", "round"},
+        {"finished", "2026-12-02T10:00:01Z"},
+        {"round", finished_round()}}}};
+  auto out = format_result("status", status);
+  expect_contains(out, "reading:    round #9 (reconcile), host scan running for 1500 ms");
+  expect_contains(out,
+                  "last job:   job 3 (round), finished 2026-12-02T10:00:01Z: done, moved 30.0 MiB");
+  expect_contains(out, "  pid 11");
+}
+
+TEST(HumanOutput, PendingReconcileSaysWhereTheOutcomeWillShow) {
+  auto started = format_result(
+      "reconcile",
+      {{"round", {{"number", 12}, {"outcome", "pending"}}}, {"pending", true}, {"joined", false}});
+  expect_contains(started, "round #12 started: reading the host");
+  auto joined = format_result(
+      "reconcile",
+      {{"round", {{"number", 12}, {"outcome", "pending"}}}, {"pending", true}, {"joined", true}});
+  expect_contains(joined, "round #12 was already running, this request joins it");
+}
+
+}  // namespace
+}  // namespace nb::ctl
