@@ -9,6 +9,9 @@ namespace {
 // Half the weight on the newest call: fast to follow a change in the cost per page (THP vs 4 KiB,
 // a busier machine), yet one outlier call only moves the size halfway.
 constexpr double kNewestWeight = 0.5;
+// The deviation changes more slowly, so that one steady stretch does not forget a swing at once.
+constexpr double kDeviationWeight = 0.25;
+constexpr double kDeviations = 2;
 }  // namespace
 
 BatchSizer::BatchSizer(Clock::duration call_target)
@@ -19,14 +22,19 @@ void BatchSizer::record(std::int64_t pages, Clock::duration took) {
     return;
   }
   double per_page = std::chrono::duration<double>(took).count() / static_cast<double>(pages);
-  seconds_per_page_ = seconds_per_page_ == 0
-                          ? per_page
-                          : kNewestWeight * per_page + (1 - kNewestWeight) * seconds_per_page_;
-  if (seconds_per_page_ <= 0) {
+  if (seconds_per_page_ == 0) {
+    seconds_per_page_ = per_page;
+  } else {
+    deviation_ = kDeviationWeight * std::abs(per_page - seconds_per_page_) +
+                 (1 - kDeviationWeight) * deviation_;
+    seconds_per_page_ = kNewestWeight * per_page + (1 - kNewestWeight) * seconds_per_page_;
+  }
+  double cost = seconds_per_page_ + kDeviations * deviation_;
+  if (cost <= 0) {
     pages_ = kMaxPages;
     return;
   }
-  double wanted = target_seconds_ / seconds_per_page_;
+  double wanted = target_seconds_ / cost;
   pages_ = std::clamp(static_cast<std::int64_t>(std::llround(std::min(wanted, 1e9))), kMinPages,
                       kMaxPages);
 }

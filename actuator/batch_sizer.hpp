@@ -1,7 +1,10 @@
 #pragma once
 // How many pages go into the next move_pages call, so that each call stalls the target process
-// for about the call target. Sizes are in base (4 KiB) pages, a huge page counting for all of its
-// base pages, within [64, 4096] as the issue bounds them; the first call uses the minimum.
+// for at most about the call target. Sizes are in base (4 KiB) pages, a huge page counting for
+// all of its base pages, within [64, 4096] as the issue bounds them; the first call uses the
+// minimum. The size follows the cost per page plus twice its mean deviation, as TCP sizes its
+// retransmit timeout: when costs are steady the calls take the whole target, and when they swing
+// the batch shrinks so that the slow calls, not the average ones, meet it.
 
 #include <cstdint>
 
@@ -23,6 +26,7 @@ class BatchSizer {
  private:
   double target_seconds_;
   double seconds_per_page_ = 0;  // 0 until the first call
+  double deviation_ = 0;         // mean absolute deviation of the cost per page
   std::int64_t pages_ = kMinPages;
 };
 

@@ -20,6 +20,8 @@ constexpr Bytes kBasePageBytes = 4 * kKiB;
 constexpr Bytes kPmdBytes = 2 * kMiB;
 // move_pages queries of this many addresses: one call per 16 MiB of 4 KiB pages.
 constexpr std::size_t kQueryChunk = 4096;
+// 256 MiB of address space: 512 KiB of page-map entries, one read.
+constexpr std::uintptr_t kResidentWindow = 256 * 1024 * 1024;
 // The kernel never writes this into a status entry: it marks entries a failed call did not reach.
 constexpr int kUntouched = std::numeric_limits<int>::min();
 // Longest single sleep while waiting for rate tokens, so cancel and the deadline stay prompt.
@@ -343,18 +345,6 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
   std::int64_t expected = vma.pages_on(source) * per_page;
   std::int64_t found = 0;
 
-  auto resident = syscalls_.resident_ranges(pid_, vma.start, vma.end);
-  std::vector<ResidentRange> ranges;
-  if (resident.ok()) {
-    ranges = std::move(*resident);
-  } else if (resident.error().vanished()) {
-    report.vanished = true;
-    return false;
-  } else {
-    // Without the page map every page of the VMA is asked about: slower, never wrong.
-    ranges.push_back({vma.start, vma.end, false});
-  }
-
   std::vector<std::uintptr_t> addresses;
   std::vector<std::int64_t> sizes;
   std::vector<int> status;
@@ -388,27 +378,53 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
     return move_pending(target_plan, report, false);
   };
 
-  for (const auto& range : ranges) {
-    Bytes step = vma.hugetlb ? vma.page_size : (range.huge ? kPmdBytes : kBasePageBytes);
-    std::uintptr_t first = range.start - range.start % static_cast<std::uintptr_t>(step);
-    first = std::max(first, vma.start);
-    for (std::uintptr_t address = first; address < range.end;
-         address += static_cast<std::uintptr_t>(step)) {
-      addresses.push_back(address);
-      sizes.push_back(step / kBasePageBytes);
-      if (addresses.size() == kQueryChunk) {
-        if (!query() || process_done_) {
-          return false;
-        }
-        // numa_maps said how many pages sit on the source: once found, the rest of a sparse
-        // VMA need not be asked about.
-        if (found >= expected) {
-          return true;
+  // The page map is read a window at a time, so that once numa_maps' count of pages on the source
+  // is found, the rest of a large sparse VMA is neither read nor asked about. Windows end on
+  // huge-page boundaries: a transparent huge page never straddles two.
+  for (std::uintptr_t window = vma.start; window < vma.end;) {
+    std::uintptr_t window_end = window + kResidentWindow;
+    window_end -= window_end % kResidentWindow;
+    window_end = std::min(window_end, vma.end);
+    auto resident = syscalls_.resident_ranges(pid_, window, window_end);
+    std::vector<ResidentRange> ranges;
+    if (resident.ok()) {
+      ranges = std::move(*resident);
+    } else if (resident.error().vanished()) {
+      report.vanished = true;
+      return false;
+    } else {
+      // Without the page map every page of the window is asked about: slower, never wrong.
+      ranges.push_back({window, window_end, false});
+    }
+    for (const auto& range : ranges) {
+      Bytes step = vma.hugetlb ? vma.page_size : (range.huge ? kPmdBytes : kBasePageBytes);
+      std::uintptr_t first = range.start - range.start % static_cast<std::uintptr_t>(step);
+      first = std::max(first, window);
+      for (std::uintptr_t address = first; address < range.end;
+           address += static_cast<std::uintptr_t>(step)) {
+        addresses.push_back(address);
+        sizes.push_back(step / kBasePageBytes);
+        if (addresses.size() == kQueryChunk) {
+          if (!query() || process_done_) {
+            return false;
+          }
+          // numa_maps said how many pages sit on the source: once found, the rest of a sparse
+          // VMA need not be asked about.
+          if (found >= expected) {
+            return true;
+          }
         }
       }
     }
+    if (!query() || process_done_) {
+      return false;
+    }
+    if (found >= expected) {
+      return true;
+    }
+    window = window_end;
   }
-  return query() && !process_done_;
+  return true;
 }
 
 // Moves pending pages in batches while a full batch is waiting (or everything when flushing).

@@ -13,7 +13,11 @@ find_package(CLI11 CONFIG REQUIRED)
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(nb_asio INTERFACE)
 target_include_directories(nb_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
-target_compile_definitions(nb_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED)
+# Asio picks aligned_alloc or operator new per translation unit, from whether libstdc++'s config
+# was seen first; two units choosing differently free one's handler memory with the other's
+# deallocator (valgrind: "Mismatched free() / delete"). One choice for every unit.
+target_compile_definitions(nb_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED
+                                             ASIO_DISABLE_STD_ALIGNED_ALLOC)
 target_link_libraries(nb_asio INTERFACE Threads::Threads)
 add_library(nb::asio ALIAS nb_asio)
 

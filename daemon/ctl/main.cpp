@@ -97,6 +97,53 @@ int run_watch(const Options& options, long long count) {
   return kOk;
 }
 
+// Asks for a round and waits for its "round" event, so the operator sees what it decided rather
+// than that it started. 1 when the round failed (the host could not be read).
+int run_reconcile(const Options& options) {
+  auto client = connect(options);
+  if (!client) {
+    return kUsage;
+  }
+  if (auto watching = client->call("watch"); !watching || !watching->ok()) {
+    return watching ? report_error(*watching) : kUsage;
+  }
+  auto started = client->call("reconcile");
+  if (!started) {
+    std::cerr << "numabalancerctl: " << options.socket << ": " << started.error().message() << "\n";
+    return kUsage;
+  }
+  if (!started->ok()) {
+    return report_error(*started);
+  }
+  const json round = started->result.value("round", json::object());
+  if (!started->result.value("pending", false)) {
+    std::cout << (options.json_output ? started->result.dump(2) + "\n"
+                                      : nb::ctl::format_result("reconcile", started->result));
+    return round.value("outcome", std::string()) == "failed" ? kFailed : kOk;
+  }
+  const auto number = round.value("number", 0LL);
+  while (true) {
+    auto line = client->next(std::chrono::hours(1));
+    if (!line) {
+      std::cerr << "numabalancerctl: waiting for round " << number << ": " << line.error().message()
+                << "\n";
+      return kFailed;
+    }
+    auto* event = std::get_if<nb::codec::Event>(&line.value());
+    if (event == nullptr || event->kind != "round" || event->data.value("number", 0LL) != number) {
+      continue;
+    }
+    json result{{"round", event->data}};
+    if (event->data.contains("decision")) {
+      result["decision"] = event->data["decision"];
+      result["round"].erase("decision");
+    }
+    std::cout << (options.json_output ? result.dump(2) + "\n"
+                                      : nb::ctl::format_result("reconcile", result));
+    return event->data.value("outcome", std::string()) == "failed" ? kFailed : kOk;
+  }
+}
+
 // Starts the job, then follows its events to the end: a progress line on a terminal, the report
 // at the end. 0 when the threshold was met, 1 otherwise.
 int run_migrate(const Options& options, const json& args) {
@@ -249,7 +296,9 @@ int main(int argc, char** argv) {
   simple("metrics", "Prometheus text exposition");
   simple("pause", "Keep deciding but move nothing until resume");
   simple("resume", "Act on decisions again");
-  simple("reconcile", "Run a round now");
+  app.add_subcommand("reconcile", "Run a round now and show what it decided")->callback([&] {
+    action = [&] { return run_reconcile(options); };
+  });
   simple("cancel", "Cancel the running migration job");
   simple("config", "The effective configuration");
   simple("reload", "Re-read the configuration file (an invalid one is rejected)");

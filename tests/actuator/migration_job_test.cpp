@@ -319,6 +319,11 @@ struct FastPathCase {
   bool expect_fast_path;
 };
 
+// Without it gtest prints the struct's bytes, padding included (valgrind: uninitialised).
+void PrintTo(const FastPathCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
 class FastPathChoice : public MigrationJob, public ::testing::WithParamInterface<FastPathCase> {};
 
 TEST_P(FastPathChoice, UsesMigratePagesOnlyWhenEverythingFits) {

@@ -33,11 +33,28 @@ INSTANTIATE_TEST_SUITE_P(Costs, BatchSizerConverges,
                                            SizerCase{"OneMillisecond", microseconds(1000), 64}),
                          [](const auto& info) { return std::string(info.param.name); });
 
-TEST(BatchSizer, OneSlowCallMovesSizeOnlyHalfway) {
+TEST(BatchSizer, OneSlowCallCountsByTheAverageAndTheSwing) {
   BatchSizer sizer(milliseconds(20));
   sizer.record(1000, microseconds(10) * 1000);  // 2000 pages fit
-  sizer.record(1000, microseconds(30) * 1000);  // a slow call: average cost 20 us
-  EXPECT_EQ(sizer.pages(), 1000);
+  sizer.record(1000, microseconds(30) * 1000);  // a slow call: average 20 us, deviation 5 us
+  EXPECT_EQ(sizer.pages(), 667);                // 20 ms / (20 + 2 x 5) us
+}
+
+TEST(BatchSizer, SwingingCostsKeepTheSlowCallsNearTheTarget) {
+  // Costs alternate between 10 and 30 us a page. Sized by the average alone, every slow call
+  // would take 1.5 times the target.
+  BatchSizer sizer(milliseconds(20));
+  milliseconds longest{0};
+  for (int call = 0; call < 40; ++call) {
+    const auto cost = microseconds(call % 2 == 0 ? 10 : 30);
+    const auto took = cost * sizer.pages();
+    sizer.record(sizer.pages(), took);
+    if (call >= 10) {
+      longest = std::max(longest, std::chrono::duration_cast<milliseconds>(took));
+    }
+  }
+  EXPECT_LE(longest, milliseconds(25));
+  EXPECT_GE(longest, milliseconds(10)) << "the batches did not shrink to nothing";
 }
 
 TEST(TokenBucket, UnlimitedNeverDelays) {

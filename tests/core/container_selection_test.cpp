@@ -25,7 +25,7 @@ struct BoundCase {
   bool taken;
 };
 
-// gtest would print the struct's bytes, padding included, which valgrind reports as uninitialised.
+// Without it gtest prints the struct's bytes, padding included (valgrind: uninitialised).
 void PrintTo(const BoundCase& c, std::ostream* os) {
   *os << c.name;
 }

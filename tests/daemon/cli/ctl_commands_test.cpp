@@ -109,6 +109,12 @@ TEST_F(CtlAgainstDaemon, MutatingCommandsChangeTheDaemon) {
   EXPECT_EQ(json::parse(run({"--json", "status"}))["dry_run"], true);
   EXPECT_EQ(run({"dry_run", "off"}), "dry-run off\n");
   EXPECT_NE(run({"reconcile"}).find("#"), std::string::npos);
+  // reconcile waits for the round it asked for and shows what it decided, not that it started.
+  auto reconciled = json::parse(run({"--json", "reconcile"}));
+  EXPECT_FALSE(reconciled.contains("pending")) << reconciled.dump();
+  EXPECT_TRUE(reconciled["round"]["number"].is_number()) << reconciled.dump();
+  EXPECT_NE(reconciled["round"]["outcome"], "pending") << reconciled.dump();
+  EXPECT_TRUE(reconciled["decision"].is_object()) << reconciled.dump();
   EXPECT_EQ(run({"reload"}), "configuration reloaded\n");
 }
 

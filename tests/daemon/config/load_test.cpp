@@ -27,6 +27,11 @@ struct UnknownKeyCase {
   std::string key;      // the dotted key reported
 };
 
+// Without it gtest prints the struct's bytes, padding included (valgrind: uninitialised).
+void PrintTo(const UnknownKeyCase& c, std::ostream* os) {
+  *os << c.key;
+}
+
 class UnknownKey : public ::testing::TestWithParam<UnknownKeyCase> {};
 
 TEST_P(UnknownKey, IsAnErrorInEverySection) {
