@@ -48,6 +48,7 @@ for suite in "${suites[@]}"; do
     filter=(--gtest_filter="$NB_VALGRIND_FILTER")
   fi
   if (cd "$build" && valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
+    --suppressions="$root/tests/valgrind.supp" \
     --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible \
     --track-origins=yes --log-file="$log" "$suite" "${filter[@]}" --gtest_brief=1); then
     grep -E "ERROR SUMMARY|definitely lost|possibly lost" "$log" | sed 's/^==[0-9]*== /  /'
