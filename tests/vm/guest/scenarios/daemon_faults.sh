@@ -154,7 +154,7 @@ if act_on full && job_finished full; then
 fi
 check_le full.left "$(numa_maps_bytes "$full_pid" 0)" "$slack" "numa_maps bytes left on node 0"
 check_ge full.on_node2 "$(numa_maps_bytes "$full_pid" 2)" $((100 * MIB)) "numa_maps bytes on node 2"
-check_le full.not_on_node3 "$(numa_maps_bytes "$full_pid" 3)" 0 "numa_maps bytes on node 3, outside the pool"
+check_le full.not_on_node3 "$(numa_maps_anon_bytes "$full_pid" 3)" 0 "anonymous numa_maps bytes on node 3, outside the pool"
 wl_verify full full.data
 wl_verify hog full.hog_data
 daemon_alive full.daemon_answers
