@@ -21,7 +21,7 @@ constexpr Bytes kPmdBytes = 2 * kMiB;
 // move_pages queries of this many addresses: one call per 16 MiB of 4 KiB pages.
 constexpr std::size_t kQueryChunk = 4096;
 // 256 MiB of address space: 512 KiB of page-map entries, one read.
-constexpr std::uintptr_t kResidentWindow = 256 * 1024 * 1024;
+constexpr std::uintptr_t kFirstResidentWindow = 256 * 1024 * 1024;
 // The kernel never writes this into a status entry: it marks entries a failed call did not reach.
 constexpr int kUntouched = std::numeric_limits<int>::min();
 // Longest single sleep while waiting for rate tokens, so cancel and the deadline stay prompt.
@@ -379,12 +379,19 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
   };
 
   // The page map is read a window at a time, so that once numa_maps' count of pages on the source
-  // is found, the rest of a large sparse VMA is neither read nor asked about. Windows end on
-  // huge-page boundaries: a transparent huge page never straddles two.
+  // is found, the rest of a large sparse VMA is neither read nor asked about. Each window is twice
+  // the last, so a VMA of terabytes (sanitizer shadow, reserved heaps) still takes a few dozen
+  // reads. Windows end on huge-page boundaries: a transparent huge page never straddles two.
+  std::uintptr_t span = kFirstResidentWindow;
   for (std::uintptr_t window = vma.start; window < vma.end;) {
-    std::uintptr_t window_end = window + kResidentWindow;
-    window_end -= window_end % kResidentWindow;
-    window_end = std::min(window_end, vma.end);
+    std::uintptr_t window_end = vma.end;
+    if (vma.end - window > span) {
+      window_end = window + span;
+      window_end -= window_end % static_cast<std::uintptr_t>(kPmdBytes);
+    }
+    if (span < (std::uintptr_t{1} << 62)) {
+      span *= 2;
+    }
     auto resident = syscalls_.resident_ranges(pid_, window, window_end);
     std::vector<ResidentRange> ranges;
     if (resident.ok()) {

@@ -240,6 +240,7 @@ Result<std::vector<ResidentRange>> FakeMemory::resident_ranges(int pid, std::uin
   if (process == processes_.end() || process->second.exited) {
     return make_error(ENOENT, "pagemap");
   }
+  resident_reads.emplace_back(start, end);
   if (resident_failure) {
     return make_error(*resident_failure, "pagemap");
   }

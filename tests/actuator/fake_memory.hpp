@@ -90,6 +90,7 @@ class FakeMemory final : public MemorySyscalls {
   std::vector<RecordedCall> calls;
   int move_calls = 0;
   int migrate_calls = 0;
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> resident_reads;  // [start, end) asked
   Clock::duration slept{0};
 
   SyscallResult move_pages(int pid, std::span<const std::uintptr_t> pages,

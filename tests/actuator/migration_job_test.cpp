@@ -433,6 +433,34 @@ TEST_F(MigrationJob, WalkAsksOnlyAboutResidentPagesOfVmasOnTheSource) {
   }
 }
 
+TEST_F(MigrationJob, PageMapOfAHugeVmaIsReadInGrowingWindowsThatCoverItOnce) {
+  // 4 TiB reserved (a sanitizer's shadow, a JVM heap) with its only pages at the far end.
+  const auto size = std::uintptr_t{4} << 40;
+  const std::uintptr_t start = std::uintptr_t{1} << 44;
+  memory.add_vma(100, start, start + size);
+  memory.add_pages(100, start + size - 8 * kPage, 8, 0);
+  auto report = run({target(100)});
+  EXPECT_EQ(report.bytes_moved(), 8 * kPage);
+  ASSERT_FALSE(memory.resident_reads.empty());
+  EXPECT_LE(memory.resident_reads.size(), 20u) << "one read per 256 MiB would be 16,384";
+  std::uintptr_t expected_start = start;
+  for (const auto& [from, to] : memory.resident_reads) {
+    EXPECT_EQ(from, expected_start) << "windows are contiguous";
+    EXPECT_EQ(to % (2 * kMiB), 0u) << "windows end on huge-page boundaries";
+    expected_start = to;
+  }
+  EXPECT_EQ(expected_start, start + size);
+}
+
+TEST_F(MigrationJob, PageMapIsNotReadBeyondTheWindowWhereTheSourceCountIsFound) {
+  const std::uintptr_t start = std::uintptr_t{1} << 40;
+  memory.add_vma(100, start, start + static_cast<std::uintptr_t>(16 * kGiB));
+  memory.add_pages(100, start, 100, 0);
+  auto report = run({target(100)});
+  EXPECT_EQ(report.bytes_moved(), 100 * kPage);
+  EXPECT_EQ(memory.resident_reads.size(), 1u);
+}
+
 TEST_F(MigrationJob, WithoutPageMapEveryPageIsAskedUntilTheSourceCountIsFound) {
   memory.add_vma(100, kBase, kBase + 10000 * kPage);
   memory.add_pages(100, kBase, 5, 0);
