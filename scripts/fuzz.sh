@@ -55,6 +55,14 @@ for stem in "${stems[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   echo "== fuzz_$stem for ${seconds}s"
   log="$build/fuzz-artifacts/$stem.log"
+  # Every input that once crashed a target is replayed first: a regression fails at once.
+  findings=("$root"/tests/fuzz/findings/"$stem"-*)
+  if [[ -e ${findings[0]} ]] && ! "$build/tests/fuzz/fuzz_$stem" "${findings[@]}" >"$log" 2>&1; then
+    echo "fuzz_$stem FAILED on a recorded finding; log: $log"
+    tail -40 "$log"
+    failed+=("$stem")
+    continue
+  fi
   if "$build/tests/fuzz/fuzz_$stem" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$artifacts" -print_final_stats=1 \
     "$corpus" "$root/tests/fuzz/corpus/$stem" >"$log" 2>&1; then

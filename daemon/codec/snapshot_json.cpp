@@ -509,7 +509,7 @@ Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint de
     // Parse again for the library's message, which says where the text went wrong.
     try {
       json reparsed = json::parse(json_text);
-    } catch (const json::parse_error& error) {
+    } catch (const json::exception& error) {
       std::string message = error.what();
       if (auto end = message.find("] ");
           message.starts_with("[json.exception") && end != std::string::npos) {

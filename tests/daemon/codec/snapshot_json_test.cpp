@@ -214,6 +214,13 @@ TEST(SnapshotJson, InvalidJsonSaysWhere) {
               ::testing::StartsWith("invalid JSON: parse error at line 1, column 12"));
 }
 
+TEST(SnapshotJson, NumberTooLargeForADoubleIsAnErrorNotACrash) {
+  // Found by fuzz_snapshot_decide: the library reports this as out_of_range, not parse_error.
+  auto parsed = parse_snapshot("{\"nodes\": [5E5555]}", kDefaultTime);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_THAT(parsed.error().message(), ::testing::HasSubstr("number overflow"));
+}
+
 TEST(SnapshotJson, DocumentMustBeAnObject) {
   auto parsed = parse_snapshot("[1, 2]", kDefaultTime);
   ASSERT_FALSE(parsed.ok());
