@@ -1,5 +1,6 @@
 #include "actuator/numa_maps.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <fstream>
@@ -40,6 +41,20 @@ Error line_error(std::string_view context, int line_number, std::string_view wha
                  std::string_view word) {
   return make_error(EINVAL, std::string(context) + " line " + std::to_string(line_number) + ": " +
                                 std::string(what) + " \"" + std::string(word) + "\"");
+}
+
+// 57 bits: x86-64's five-level page tables. Counts beyond it are corrupt, and their byte values
+// would overflow.
+constexpr Bytes kLargestAddressSpace = Bytes{1} << 57;
+
+bool fits_an_address_space(const Vma& vma) {
+  if (vma.page_size > kLargestAddressSpace) {
+    return false;
+  }
+  const std::int64_t most_pages = kLargestAddressSpace / vma.page_size;
+  return std::all_of(vma.pages_on_node.begin(), vma.pages_on_node.end(),
+                     [&](const auto& entry) { return entry.second <= most_pages; }) &&
+         vma.anon_pages <= most_pages;
 }
 
 // Applies one key=value or keyword of a numa_maps line to the VMA; false on garbage.
@@ -149,6 +164,10 @@ Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view
       if (!apply_word(words[i], vma)) {
         return line_error(context, line_number, "bad field", words[i]);
       }
+    }
+    if (!fits_an_address_space(vma)) {
+      return line_error(context, line_number, "page counts larger than any address space",
+                        words[0]);
     }
     vmas.push_back(std::move(vma));
   }

@@ -82,7 +82,11 @@ INSTANTIATE_TEST_SUITE_P(
                       GarbageCase{"ZeroPageSize",
                                   "1000 default\n2000 default kernelpagesize_kB=0\n",
                                   "kernelpagesize_kB=0"},
-                      GarbageCase{"MissingPolicy", "1000 default\n2000\n", "2000"}),
+                      GarbageCase{"MissingPolicy", "1000 default\n2000\n", "2000"},
+                      GarbageCase{"CountOverflowingBytes",
+                                  "1000 default\n2000 default N0=13007604556470000 "
+                                  "kernelpagesize_kB=4\n",
+                                  "2000"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Maps, JoinsEndsAndDropsVmasMissingFromEitherFile) {
