@@ -1,6 +1,5 @@
 #include "actuator/numa_maps.hpp"
 
-#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <fstream>
@@ -52,9 +51,14 @@ bool fits_an_address_space(const Vma& vma) {
     return false;
   }
   const std::int64_t most_pages = kLargestAddressSpace / vma.page_size;
-  return std::all_of(vma.pages_on_node.begin(), vma.pages_on_node.end(),
-                     [&](const auto& entry) { return entry.second <= most_pages; }) &&
-         vma.anon_pages <= most_pages;
+  std::int64_t pages = 0;
+  for (const auto& [node, count] : vma.pages_on_node) {
+    if (count > most_pages - pages) {
+      return false;
+    }
+    pages += count;
+  }
+  return vma.anon_pages <= most_pages;
 }
 
 // Applies one key=value or keyword of a numa_maps line to the VMA; false on garbage.
@@ -146,6 +150,7 @@ std::int64_t Vma::resident_pages() const {
 
 Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view context) {
   std::vector<Vma> vmas;
+  Bytes resident_bytes = 0;
   int line_number = 0;
   for (std::string_view line : split_lines(text)) {
     ++line_number;
@@ -165,8 +170,14 @@ Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view
         return line_error(context, line_number, "bad field", words[i]);
       }
     }
+    // Checked per VMA and for the whole process, so that no sum of byte counts can overflow.
     if (!fits_an_address_space(vma)) {
       return line_error(context, line_number, "page counts larger than any address space",
+                        words[0]);
+    }
+    resident_bytes += vma.resident_pages() * vma.page_size;
+    if (resident_bytes > kLargestAddressSpace) {
+      return line_error(context, line_number, "more pages in all than any address space holds",
                         words[0]);
     }
     vmas.push_back(std::move(vma));

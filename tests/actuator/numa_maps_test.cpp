@@ -86,7 +86,11 @@ INSTANTIATE_TEST_SUITE_P(
                       GarbageCase{"CountOverflowingBytes",
                                   "1000 default\n2000 default N0=13007604556470000 "
                                   "kernelpagesize_kB=4\n",
-                                  "2000"}),
+                                  "2000"},
+                      GarbageCase{"CountsOverflowingTogether",
+                                  "1000 default N0=30000000000000\n"
+                                  "2000 default N0=30000000000000\n",
+                                  "more pages in all"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Maps, JoinsEndsAndDropsVmasMissingFromEitherFile) {
