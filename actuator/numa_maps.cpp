@@ -89,7 +89,8 @@ bool apply_word(std::string_view word, Vma& vma) {
   }
   if (key == "kernelpagesize_kB") {
     std::int64_t kib = 0;
-    if (!parse_number(value, kib) || kib <= 0) {
+    // 1 GiB is the largest page Linux maps.
+    if (!parse_number(value, kib) || kib <= 0 || kib > 1024 * 1024) {
       return false;
     }
     vma.page_size = kib * kKiB;

@@ -87,6 +87,9 @@ INSTANTIATE_TEST_SUITE_P(
                                   "1000 default\n2000 default N0=13007604556470000 "
                                   "kernelpagesize_kB=4\n",
                                   "2000"},
+                      GarbageCase{"PageSizeBeyondOneGibibyte",
+                                  "1000 default\n2000 default N0=1 kernelpagesize_kB=2097152\n",
+                                  "kernelpagesize_kB=2097152"},
                       GarbageCase{"CountsOverflowingTogether",
                                   "1000 default N0=30000000000000\n"
                                   "2000 default N0=30000000000000\n",
