@@ -265,6 +265,21 @@ daemon_setup() {
   : >"$NBD_LOG"
 }
 
+# file_metrics_toml PATH: the [metrics] sections that read latency and bandwidth from the JSON
+# file PATH, which the scenarios rewrite to make a node hot.
+file_metrics_toml() {
+  cat <<TOML
+[metrics]
+latency = "file"
+bandwidth = "file"
+
+[metrics.file]
+path = "$1"
+format = "json"
+max_age = "10m"
+TOML
+}
+
 # daemon_config_head: the [daemon] and [admin] tables of a guest daemon config. Rounds every
 # second keep the scenarios short; the admin group is empty because the guest has no groups.
 daemon_config_head() {

@@ -32,14 +32,9 @@ name = "share"
 cgroups = ["nbtest/daemon/*"]
 nodes = [0, 1]
 
-[metrics]
-latency = "file"
-bandwidth = "file"
-
-[metrics.file]
-path = "$metrics"
-format = "json"
-max_age = "10m"
+TOML
+  file_metrics_toml "$metrics"
+  cat <<TOML
 
 [actuator]
 min_free_bytes = "16MiB"

@@ -30,14 +30,9 @@ name = "share"
 cgroups = ["nbtest/dfaults/*"]
 nodes = [0, 1, 2]
 
-[metrics]
-latency = "file"
-bandwidth = "file"
-
-[metrics.file]
-path = "$metrics"
-format = "json"
-max_age = "10m"
+TOML
+  file_metrics_toml "$metrics"
+  cat <<TOML
 
 # No free-memory floor: a nearly full node 1 still counts as room, so only the kernel can refuse
 # (ENOMEM), which is the fault under test.

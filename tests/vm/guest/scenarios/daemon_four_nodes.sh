@@ -37,14 +37,9 @@ name = "near"
 cgroups = ["nbtest/dfour/near-*"]
 nodes = [0, 3]
 
-[metrics]
-latency = "file"
-bandwidth = "file"
-
-[metrics.file]
-path = "$metrics"
-format = "json"
-max_age = "10m"
+TOML
+  file_metrics_toml "$metrics"
+  cat <<TOML
 
 [actuator]
 min_free_bytes = "16MiB"
