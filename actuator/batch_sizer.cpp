@@ -31,12 +31,11 @@ void BatchSizer::record(std::int64_t pages, Clock::duration took) {
   }
   double cost = seconds_per_page_ + kDeviations * deviation_;
   if (cost <= 0) {
-    pages_ = kMaxPages;
+    pages_ = std::clamp(2 * pages, kMinPages, kMaxPages);
     return;
   }
-  double wanted = target_seconds_ / cost;
-  pages_ = std::clamp(static_cast<std::int64_t>(std::llround(std::min(wanted, 1e9))), kMinPages,
-                      kMaxPages);
+  double wanted = std::min(target_seconds_ / cost, 2.0 * static_cast<double>(pages));
+  pages_ = std::clamp(static_cast<std::int64_t>(std::llround(wanted)), kMinPages, kMaxPages);
 }
 
 }  // namespace nb::actuator

@@ -46,6 +46,11 @@ constexpr std::size_t kEntriesPerRead = 64 * 1024;
 constexpr std::uint64_t kPagemapPfnMask = (1ULL << 55) - 1;
 constexpr std::uint64_t kPageFlagCompoundHead = 1ULL << 15;
 constexpr std::uint64_t kPageFlagThp = 1ULL << 22;
+// PAGEMAP_SCAN finds resident pages but not their node. Scanned ranges closer than this are read
+// back from the page map together; a group is read back only when it holds enough pages, since
+// for scattered single pages one pread each costs about what move_pages' batched query does.
+constexpr std::uintptr_t kPlacementGap = 32 * kBasePage;
+constexpr std::uintptr_t kPlacementMinimum = 16 * kBasePage;
 
 class FileDescriptor {
  public:
@@ -65,7 +70,7 @@ class FileDescriptor {
 
 void append_range(std::vector<ResidentRange>& ranges, ResidentRange range) {
   if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge &&
-      ranges.back().maybe_shared == range.maybe_shared) {
+      ranges.back().maybe_shared == range.maybe_shared && ranges.back().node == range.node) {
     ranges.back().end = range.end;
     return;
   }
@@ -78,8 +83,9 @@ SyscallResult result_of(long rc) {
 
 }  // namespace
 
-LinuxMemorySyscalls::LinuxMemorySyscalls(std::filesystem::path proc_root)
-    : proc_root_(std::move(proc_root)) {}
+LinuxMemorySyscalls::LinuxMemorySyscalls(std::filesystem::path proc_root,
+                                         std::filesystem::path sys_root)
+    : proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
 
 SyscallResult LinuxMemorySyscalls::move_pages(int pid, std::span<const std::uintptr_t> pages,
                                               std::span<const int> nodes, std::span<int> status,
@@ -115,7 +121,10 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::resident_ranges(int pid,
   }
   if (scan_ioctl_supported_) {
     auto scanned = scan_ioctl(fd.get(), start, end);
-    if (scanned.ok() || (scanned.error().code != ENOTTY && scanned.error().code != EINVAL)) {
+    if (scanned.ok()) {
+      return place(fd.get(), std::move(*scanned));
+    }
+    if (scanned.error().code != ENOTTY && scanned.error().code != EINVAL) {
       return scanned;
     }
     scan_ioctl_supported_ = false;
@@ -153,8 +162,8 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::scan_ioctl(int fd, std::
         region_start = std::max(region_start, ranges.back().end);
       }
       if (region_start < regions[i].end) {
-        append_range(ranges,
-                     {region_start, regions[i].end, (regions[i].categories & kPageIsHuge) != 0});
+        bool huge = (regions[i].categories & kPageIsHuge) != 0;
+        append_range(ranges, {region_start, regions[i].end, huge, false, std::nullopt});
       }
     }
     if (argument.walk_end <= cursor) {
@@ -163,6 +172,44 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::scan_ioctl(int fd, std::
     cursor = argument.walk_end;
   }
   return ranges;
+}
+
+Result<std::vector<ResidentRange>> LinuxMemorySyscalls::place(int fd,
+                                                              std::vector<ResidentRange> scanned) {
+  std::vector<ResidentRange> placed;
+  for (std::size_t first = 0; first < scanned.size();) {
+    std::size_t last = first + 1;
+    std::uintptr_t resident = scanned[first].end - scanned[first].start;
+    while (last < scanned.size() && scanned[last].start - scanned[last - 1].end <= kPlacementGap) {
+      resident += scanned[last].end - scanned[last].start;
+      ++last;
+    }
+    bool worth_reading =
+        resident >= kPlacementMinimum && !frames_hidden_ && !(frame_nodes_tried_ && !frame_nodes_);
+    auto entries = worth_reading ? read_entries(fd, scanned[first].start, scanned[last - 1].end)
+                                 : Result<std::vector<ResidentRange>>(std::vector<ResidentRange>{});
+    if (!worth_reading || !entries.ok()) {
+      placed.insert(placed.end(), scanned.begin() + static_cast<std::ptrdiff_t>(first),
+                    scanned.begin() + static_cast<std::ptrdiff_t>(last));
+      first = last;
+      continue;
+    }
+    // Only what the scan found counts: the gaps may hold the zero page, which it leaves out.
+    std::size_t s = first;
+    for (const auto& entry : *entries) {
+      while (s < last && scanned[s].end <= entry.start) {
+        ++s;
+      }
+      for (std::size_t k = s; k < last && scanned[k].start < entry.end; ++k) {
+        ResidentRange piece = entry;
+        piece.start = std::max(entry.start, scanned[k].start);
+        piece.end = std::min(entry.end, scanned[k].end);
+        append_range(placed, piece);
+      }
+    }
+    first = last;
+  }
+  return placed;
 }
 
 Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std::uintptr_t start,
@@ -193,6 +240,7 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
         continue;
       }
       std::uint64_t pfn = entry & kPagemapPfnMask;
+      frames_hidden_ = frames_hidden_ || pfn == 0;
       bool huge_head = false;
       if (page_flags.get() >= 0 && address % kPmdSize == 0 && pfn != 0 &&
           pfn % (kPmdSize / kBasePage) == 0 && i + kPmdSize / kBasePage <= read_count) {
@@ -204,17 +252,34 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
       }
       // Not mapped by this process alone: shared with another process, or the zero page.
       bool maybe_shared = (entry & kPagemapExclusive) == 0;
+      auto node = node_of_frame(pfn);
       if (huge_head) {
-        append_range(ranges, {address, address + kPmdSize, true, maybe_shared});
+        append_range(ranges, {address, address + kPmdSize, true, maybe_shared, node});
         i += kPmdSize / kBasePage;
       } else {
-        append_range(ranges, {address, address + kBasePage, false, maybe_shared});
+        append_range(ranges, {address, address + kBasePage, false, maybe_shared, node});
         ++i;
       }
     }
     chunk += read_count * kBasePage;
   }
   return ranges;
+}
+
+// Frame numbers read as zero without CAP_SYS_ADMIN: then, and when sysfs lists no memory blocks,
+// every page's node is unknown and the engine asks move_pages.
+std::optional<NodeId> LinuxMemorySyscalls::node_of_frame(std::uint64_t frame) {
+  if (frame == 0) {
+    return std::nullopt;
+  }
+  if (!frame_nodes_tried_) {
+    frame_nodes_tried_ = true;
+    auto read = FrameNodes::read(sys_root_);
+    if (read.ok()) {
+      frame_nodes_ = std::move(*read);
+    }
+  }
+  return frame_nodes_ ? frame_nodes_->node_of(frame) : std::nullopt;
 }
 
 Result<NodeMemory> LinuxMemorySyscalls::node_memory(NodeId node) {

@@ -1,19 +1,24 @@
 #pragma once
 // MemorySyscalls on the running kernel: libnuma's move_pages/migrate_pages wrappers, pagemap for
-// resident ranges (the PAGEMAP_SCAN ioctl from Linux 6.7, else reading pagemap entries) and
-// libnuma for node sizes.
+// resident ranges (the PAGEMAP_SCAN ioctl from Linux 6.7, else reading pagemap entries, whose
+// frame numbers also say each page's node) and libnuma for node sizes.
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
+#include "actuator/frame_nodes.hpp"
 #include "actuator/memory_syscalls.hpp"
 
 namespace nb::actuator {
 
 class LinuxMemorySyscalls final : public MemorySyscalls {
  public:
-  explicit LinuxMemorySyscalls(std::filesystem::path proc_root = "/proc");
+  // The frame-to-node map is read from sys_root once, at the first page map read: one instance
+  // serves one job, so memory hot-plugged later is seen by the next job.
+  explicit LinuxMemorySyscalls(std::filesystem::path proc_root = "/proc",
+                               std::filesystem::path sys_root = "/sys");
 
   SyscallResult move_pages(int pid, std::span<const std::uintptr_t> pages,
                            std::span<const int> nodes, std::span<int> status,
@@ -28,8 +33,15 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
  private:
   Result<std::vector<ResidentRange>> scan_ioctl(int fd, std::uintptr_t start, std::uintptr_t end);
   Result<std::vector<ResidentRange>> read_entries(int fd, std::uintptr_t start, std::uintptr_t end);
+  // Adds the node (and sharing) of PAGEMAP_SCAN's ranges from the page map where that pays.
+  Result<std::vector<ResidentRange>> place(int fd, std::vector<ResidentRange> scanned);
+  std::optional<NodeId> node_of_frame(std::uint64_t frame);
 
   std::filesystem::path proc_root_;
+  std::filesystem::path sys_root_;
+  std::optional<FrameNodes> frame_nodes_;
+  bool frame_nodes_tried_ = false;
+  bool frames_hidden_ = false;  // frame numbers read as zero: no CAP_SYS_ADMIN
   bool scan_ioctl_supported_ = true;
   std::vector<std::uint64_t> buffer_;  // pagemap entries or PAGEMAP_SCAN regions
 };

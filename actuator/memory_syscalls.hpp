@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -26,12 +27,15 @@ struct SyscallResult {
 // A run of resident pages in a process's address space, [start, end). `huge` marks a range
 // mapped by PMD-sized transparent huge pages or hugetlb pages. `maybe_shared` marks pages the page
 // map does not show as this process's alone: pages other processes map too, or the zero page
-// (which numa_maps does not count and move_pages cannot move).
+// (which numa_maps does not count and move_pages cannot move). `node` is where the range's
+// pages sit when the page map's frame numbers tell (a privileged reader on a kernel that lists
+// its memory blocks); empty means unknown, and the engine then asks move_pages.
 struct ResidentRange {
   std::uintptr_t start = 0;
   std::uintptr_t end = 0;
   bool huge = false;
   bool maybe_shared = false;
+  std::optional<NodeId> node;
 };
 
 struct NodeMemory {

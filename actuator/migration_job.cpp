@@ -132,6 +132,14 @@ class Job {
   std::string container_id_;
   std::deque<PageEntry> pending_;
   std::vector<NodeId> refused_;
+  // The current batch's arrays, kept between batches: fresh ones would cost page faults on
+  // every call, which an emulated or busy machine feels.
+  struct BatchArrays {
+    std::vector<PageEntry> entries;
+    std::vector<std::uintptr_t> addresses;
+    std::vector<int> nodes;
+    std::vector<int> status;
+  } batch_;
   bool process_done_ = false;
 };
 
@@ -348,33 +356,38 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
   std::vector<std::uintptr_t> addresses;
   std::vector<std::int64_t> sizes;
   std::vector<int> status;
-  auto query = [&]() -> bool {
-    if (addresses.empty()) {
-      return true;
-    }
-    status.assign(addresses.size(), kUntouched);
-    auto before = syscalls_.now();
-    SyscallResult result = syscalls_.move_pages(pid_, addresses, {}, status, false);
-    record_call(syscalls_.now() - before, report);
-    if (!result.ok()) {
-      if (exited(pid_, result.error)) {
-        report.vanished = true;
-      } else {
-        add_error(result.error, "move_pages (query) " + std::to_string(pid_), pid_);
+  std::size_t visited = 0;
+  auto on_source = [&](std::uintptr_t address, std::int64_t base_pages) {
+    pending_.push_back({address, base_pages});
+    found += base_pages;
+    report.bytes_on_source += base_pages * kBasePageBytes;
+  };
+  // Asks move_pages where the pages of unknown node are, then moves what is waiting.
+  auto settle = [&]() -> bool {
+    visited = 0;
+    if (!addresses.empty()) {
+      status.assign(addresses.size(), kUntouched);
+      auto before = syscalls_.now();
+      SyscallResult result = syscalls_.move_pages(pid_, addresses, {}, status, false);
+      record_call(syscalls_.now() - before, report);
+      if (!result.ok()) {
+        if (exited(pid_, result.error)) {
+          report.vanished = true;
+        } else {
+          add_error(result.error, "move_pages (query) " + std::to_string(pid_), pid_);
+        }
+        process_done_ = true;
+        return false;
       }
-      process_done_ = true;
-      return false;
-    }
-    for (std::size_t i = 0; i < addresses.size(); ++i) {
-      ++report.pages_scanned;
-      if (status[i] == source) {
-        pending_.push_back({addresses[i], sizes[i]});
-        found += sizes[i];
-        report.bytes_on_source += sizes[i] * kBasePageBytes;
+      for (std::size_t i = 0; i < addresses.size(); ++i) {
+        ++report.pages_scanned;
+        if (status[i] == source) {
+          on_source(addresses[i], sizes[i]);
+        }
       }
+      addresses.clear();
+      sizes.clear();
     }
-    addresses.clear();
-    sizes.clear();
     return move_pending(target_plan, report, false);
   };
 
@@ -401,18 +414,29 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
       return false;
     } else {
       // Without the page map every page of the window is asked about: slower, never wrong.
-      ranges.push_back({window, window_end, false});
+      ranges.push_back({window, window_end, false, false, std::nullopt});
     }
     for (const auto& range : ranges) {
       Bytes step = vma.hugetlb ? vma.page_size : (range.huge ? kPmdBytes : kBasePageBytes);
       std::uintptr_t first = range.start - range.start % static_cast<std::uintptr_t>(step);
       first = std::max(first, window);
+      // A page of this process alone whose frame the page map placed needs no query. Shared
+      // pages and the zero page are still asked about: move_pages tells which it can move.
+      bool node_known = range.node.has_value() && !range.maybe_shared;
       for (std::uintptr_t address = first; address < range.end;
            address += static_cast<std::uintptr_t>(step)) {
-        addresses.push_back(address);
-        sizes.push_back(step / kBasePageBytes);
-        if (addresses.size() == kQueryChunk) {
-          if (!query() || process_done_) {
+        std::int64_t base_pages = step / kBasePageBytes;
+        if (!node_known) {
+          addresses.push_back(address);
+          sizes.push_back(base_pages);
+        } else {
+          ++report.pages_scanned;
+          if (*range.node == source) {
+            on_source(address, base_pages);
+          }
+        }
+        if (++visited == kQueryChunk) {
+          if (!settle() || process_done_) {
             return false;
           }
           // numa_maps said how many pages sit on the source: once found, the rest of a sparse
@@ -423,7 +447,7 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
         }
       }
     }
-    if (!query() || process_done_) {
+    if (!settle() || process_done_) {
       return false;
     }
     if (found >= expected) {
@@ -488,12 +512,14 @@ bool Job::move_batch(const TargetPlan& target_plan, ProcessReport& report) {
   // Take entries up to the batch size, the budget and what the destination may still take; a
   // huge page may overshoot the budget, never the destination's floor.
   Bytes budget_left = remaining(target_plan);
-  std::vector<PageEntry> batch;
+  auto& batch = batch_.entries;
+  batch.clear();
   std::int64_t base_pages = 0;
   Bytes bytes = 0;
   while (!pending_.empty()) {
     const PageEntry next = pending_.front();
     if (!batch.empty() && (base_pages + next.base_pages > sizer_.pages() ||
+                           static_cast<std::int64_t>(batch.size()) >= BatchSizer::kMaxAddresses ||
                            bytes + next.bytes() > pick->allowance || bytes >= budget_left)) {
       break;
     }
@@ -517,13 +543,15 @@ bool Job::move_batch(const TargetPlan& target_plan, ProcessReport& report) {
     return false;
   }
 
-  std::vector<std::uintptr_t> addresses;
-  addresses.reserve(batch.size());
+  auto& addresses = batch_.addresses;
+  addresses.clear();
   for (const auto& entry : batch) {
     addresses.push_back(entry.address);
   }
-  std::vector<int> nodes(batch.size(), dest);
-  std::vector<int> status(batch.size(), kUntouched);
+  auto& nodes = batch_.nodes;
+  nodes.assign(batch.size(), dest);
+  auto& status = batch_.status;
+  status.assign(batch.size(), kUntouched);
   SyscallResult result = timed_move(pid_, addresses, nodes, status, report, base_pages);
   if (result.ok() && result.rc > 0) {
     confirm_moved(addresses, status, report);

@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   bench::RecordingSyscalls syscalls;
 
   std::vector<double> ours_ms, baseline_ms, walk_ms, scan_ms, walk_cpu, scan_cpu;
-  std::int64_t ours_asked = 0;
+  std::int64_t ours_scanned = 0;  // pages whose node the job learnt, from the page map or a query
+  std::int64_t ours_asked = 0;    // of them, those asked about with move_pages
   BaselineResult baseline;
   Bytes placed = 0;
   for (int round = 0; round < repeat; ++round) {
@@ -118,10 +119,12 @@ int main(int argc, char** argv) {
         bench::cpu_ms([&] { baseline = full_scan(syscalls, workload.pid(), from, to, false); }));
 
     options.dry_run = false;
+    std::int64_t queried_before = syscalls.pages_queried;
     ours_ms.push_back(bench::time_ms([&] {
       report = actuator::run_migration({target}, options, syscalls, "/proc", cancel, {});
     }));
-    ours_asked = report.pages_scanned();
+    ours_scanned = report.pages_scanned();
+    ours_asked = syscalls.pages_queried - queried_before;
     placed = report.bytes_placed();
     bench::move_back(syscalls, workload.pid(), from, to);
 
@@ -137,14 +140,14 @@ int main(int argc, char** argv) {
       "RESULT bench=sparse from=%d to=%d reserve_gib=%lld touched_mib=%lld layout=%s repeat=%d "
       "placed_mib=%.1f walk_ms=%.2f scan_ms=%.2f walk_ratio=%.1f walk_cpu_ms=%.2f scan_cpu_ms=%.2f "
       "walk_cpu_ratio=%.1f ours_ms=%.2f baseline_ms=%.2f "
-      "ratio=%.1f ours_pages_asked=%lld "
+      "ratio=%.1f ours_pages_scanned=%lld ours_pages_asked=%lld "
       "baseline_pages_asked=%lld baseline_pages_moved=%lld\n",
       from, to, static_cast<long long>(spec.reserved / kGiB),
       static_cast<long long>(spec.touched / kMiB), spec.spread ? "spread" : "front", repeat,
       static_cast<double>(placed) / static_cast<double>(kMiB), walk, scan, scan / walk,
       bench::median(walk_cpu), bench::median(scan_cpu),
       bench::median(scan_cpu) / bench::median(walk_cpu), ours, base, base / ours,
-      static_cast<long long>(ours_asked), static_cast<long long>(baseline.pages_asked),
-      static_cast<long long>(baseline.pages_moved));
+      static_cast<long long>(ours_scanned), static_cast<long long>(ours_asked),
+      static_cast<long long>(baseline.pages_asked), static_cast<long long>(baseline.pages_moved));
   return 0;
 }

@@ -121,7 +121,8 @@ class Workload {
   int pid_ = -1;
 };
 
-// Real syscalls, with the duration of every moving move_pages call kept.
+// Real syscalls, with the duration of every moving move_pages call kept and the addresses of
+// query calls counted.
 class RecordingSyscalls final : public actuator::MemorySyscalls {
  public:
   actuator::SyscallResult move_pages(int pid, std::span<const std::uintptr_t> pages,
@@ -129,10 +130,13 @@ class RecordingSyscalls final : public actuator::MemorySyscalls {
                                      bool move_all) override {
     auto before = std::chrono::steady_clock::now();
     auto result = real.move_pages(pid, pages, nodes, status, move_all);
-    if (!nodes.empty()) {
+    if (nodes.empty()) {
+      pages_queried += static_cast<std::int64_t>(pages.size());
+    } else {
       move_call_ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before)
               .count());
+      move_call_pages.push_back(static_cast<double>(pages.size()));
     }
     return result;
   }
@@ -149,6 +153,8 @@ class RecordingSyscalls final : public actuator::MemorySyscalls {
 
   actuator::LinuxMemorySyscalls real;
   std::vector<double> move_call_ms;
+  std::vector<double> move_call_pages;  // addresses in each of those calls
+  std::int64_t pages_queried = 0;       // addresses asked about without moving
 };
 
 inline double percentile(std::vector<double> values, double fraction) {
@@ -185,6 +191,28 @@ double time_ms(Function&& function) {
   function();
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before)
       .count();
+}
+
+// A fixed amount of CPU work taking about `ms` on an idle CPU, timed `count` times: the spread of
+// these durations is what the machine adds to any call of that length.
+inline std::vector<double> busy_loop_durations(double ms, std::size_t count) {
+  auto spin = [](std::uint64_t iterations) {
+    volatile std::uint64_t sink = 0;
+    for (std::uint64_t i = 0; i < iterations; ++i) {
+      sink = sink + i;
+    }
+  };
+  constexpr std::uint64_t kProbe = 1'000'000;
+  double fastest = 1e18;
+  for (int i = 0; i < 5; ++i) {
+    fastest = std::min(fastest, time_ms([&] { spin(kProbe); }));
+  }
+  auto iterations = static_cast<std::uint64_t>(static_cast<double>(kProbe) * ms / fastest);
+  std::vector<double> durations;
+  for (std::size_t i = 0; i < count; ++i) {
+    durations.push_back(time_ms([&] { spin(iterations); }));
+  }
+  return durations;
 }
 
 // Puts everything of the workload back on the source between runs (not timed).

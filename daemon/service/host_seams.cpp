@@ -27,6 +27,7 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   auto current = std::make_shared<CurrentScanner>();
   current->scanner = std::make_shared<host::HostScanner>(host_root, config);
   auto proc_root = host_root / "proc";
+  auto sys_root = host_root / "sys";
 
   DaemonSeams seams;
   seams.scan = [current](TimePoint now) {
@@ -53,10 +54,11 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   };
   // freeze and cgroup.kill need the unified hierarchy holding the containers.
   seams.cgroup_v2 = shared_layout->mode == host::CgroupMode::v2;
-  seams.migrate = [proc_root](const std::vector<actuator::MigrationTarget>& targets,
-                              const actuator::JobOptions& options, const std::atomic<bool>& cancel,
-                              const std::function<void(const actuator::JobProgress&)>& progress) {
-    actuator::LinuxMemorySyscalls syscalls(proc_root);
+  seams.migrate = [proc_root, sys_root](
+                      const std::vector<actuator::MigrationTarget>& targets,
+                      const actuator::JobOptions& options, const std::atomic<bool>& cancel,
+                      const std::function<void(const actuator::JobProgress&)>& progress) {
+    actuator::LinuxMemorySyscalls syscalls(proc_root, sys_root);
     return actuator::run_migration(targets, options, syscalls, proc_root, cancel, progress);
   };
   return seams;

@@ -248,8 +248,12 @@ Result<std::vector<ResidentRange>> FakeMemory::resident_ranges(int pid, std::uin
   for (auto it = process->second.pages.lower_bound(start);
        it != process->second.pages.end() && it->first < end; ++it) {
     ResidentRange range{it->first, it->first + static_cast<std::uintptr_t>(it->second.size),
-                        it->second.size > 4 * kKiB};
-    if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge) {
+                        it->second.size > 4 * kKiB, it->second.shared, std::nullopt};
+    if (pages_placed) {
+      range.node = it->second.node;
+    }
+    if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge &&
+        ranges.back().maybe_shared == range.maybe_shared && ranges.back().node == range.node) {
       ranges.back().end = range.end;
     } else {
       ranges.push_back(range);

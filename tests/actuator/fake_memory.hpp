@@ -73,15 +73,16 @@ class FakeMemory final : public MemorySyscalls {
   // Behaviour knobs.
   Clock::duration cost_per_page{std::chrono::microseconds(5)};  // per 4 KiB actually moved
   Clock::duration cost_per_call{std::chrono::microseconds(20)};
-  std::deque<InjectedFailure> move_failures;  // consumed by non-query move_pages calls
-  std::optional<int> migrate_failure;         // errno for migrate_pages
-  std::optional<int> resident_failure;        // errno for resident_ranges
-  std::set<NodeId> enomem_nodes;
-  std::set<std::uintptr_t> unmap_before_move;
+  std::deque<InjectedFailure> move_failures;   // consumed by non-query move_pages calls
+  std::optional<int> migrate_failure;          // errno for migrate_pages
+  std::optional<int> resident_failure;         // errno for resident_ranges
+  std::set<NodeId> enomem_nodes;               // every page sent there answers ENOMEM
+  std::set<std::uintptr_t> unmap_before_move;  // freed just before the next move call
   // Pages whose move fails this many times while their status still names the destination, as
   // the kernel does for pages of a batch that failed to migrate (the call returns their count).
-  std::map<std::uintptr_t, int> silent_failures;  // freed just before the next move call // every
-                                                  // page sent there answers ENOMEM
+  std::map<std::uintptr_t, int> silent_failures;
+  // resident_ranges names each page's node, as the page map's frame numbers do for root.
+  bool pages_placed = false;
   bool huge_page_quirk = false;  // 6.1: one 4 KiB entry per huge page answers EBUSY
   int exit_after_moves = -1;     // the process exits after this many move calls
   std::optional<int> cancel_after_moves;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "tests/actuator/fake_memory.hpp"
@@ -112,6 +113,21 @@ TEST_F(MigrationJob, HugePagesMoveByHeadAddressAndOvershootByAtMostOneHugePage) 
   EXPECT_EQ(report.containers[0].processes[0].outcomes.moved, 2 * 512);
 }
 
+TEST_F(MigrationJob, HugePageCallsGrowPastFourThousandBasePagesTowardTheCallTarget) {
+  // 256 MiB of transparent huge pages at 1 us per 4 KiB: a 20 ms call holds about 39 of them.
+  memory.add_vma(100, kBase, kBase + 128 * 2 * kMiB);
+  memory.add_pages(100, kBase, 128, 0, 2 * kMiB);
+  memory.cost_per_page = std::chrono::microseconds(1);
+  auto report = run({target(100)});
+  EXPECT_EQ(report.bytes_moved(), 256 * kMiB);
+  auto sizes = move_call_sizes();
+  ASSERT_FALSE(sizes.empty());
+  std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
+  EXPECT_GT(largest * 512, 4096u) << "capped at 4096 base pages: " << largest << " huge pages";
+  EXPECT_LE(largest, 40u) << "a call beyond the 20 ms target";
+  EXPECT_EQ(sizes.front(), 1u) << "the first call is one huge page, at least the 64-page minimum";
+}
+
 TEST_F(MigrationJob, ThresholdIsMissedWhenTooLittleCouldMove) {
   memory.add_node(1, 16 * kGiB, kGiB + 400 * kPage);  // 400 pages above the floor
   add_process(100, 1000);
@@ -130,9 +146,11 @@ TEST_F(MigrationJob, BatchSizeAdaptsSoEachCallTakesAboutTheCallTarget) {
   options.call_target = std::chrono::milliseconds(20);
   auto report = run({target(100)});
   auto sizes = move_call_sizes();
-  ASSERT_GT(sizes.size(), 5u);
-  EXPECT_EQ(sizes.front(), 64u);
-  for (std::size_t i = 3; i + 1 < sizes.size(); ++i) {
+  ASSERT_GT(sizes.size(), 7u);
+  // Doubling from the minimum, then the 2,000 pages that take 20 ms.
+  EXPECT_EQ(std::vector<std::size_t>(sizes.begin(), sizes.begin() + 6),
+            (std::vector<std::size_t>{64, 128, 256, 512, 1024, 2000}));
+  for (std::size_t i = 6; i + 1 < sizes.size(); ++i) {
     EXPECT_EQ(sizes[i], 2000u) << "call " << i;
   }
   EXPECT_LE(report.longest_call(), std::chrono::milliseconds(21));
@@ -468,6 +486,70 @@ TEST_F(MigrationJob, WithoutPageMapEveryPageIsAskedUntilTheSourceCountIsFound) {
   auto report = run({target(100)});
   EXPECT_EQ(report.bytes_moved(), 5 * kPage);
   EXPECT_EQ(report.pages_scanned(), 4096);  // one query chunk, then numa_maps' count was found
+}
+
+std::size_t query_calls(const FakeMemory& memory) {
+  return static_cast<std::size_t>(std::count_if(memory.calls.begin(), memory.calls.end(),
+                                                [](const auto& call) { return call.query; }));
+}
+
+TEST_F(MigrationJob, PagesThePageMapPlacesAreMovedWithoutAskingWhereTheyAre) {
+  // One VMA: 200 pages on node 2 first, then 300 on the source.
+  memory.pages_placed = true;
+  memory.add_vma(100, kBase, kBase + 500 * kPage);
+  memory.add_pages(100, kBase, 200, 2);
+  memory.add_pages(100, kBase + 200 * kPage, 300, 0);
+  auto report = run({target(100)});
+  EXPECT_EQ(query_calls(memory), 0u);
+  EXPECT_EQ(report.outcomes().moved, 300);
+  EXPECT_EQ(memory.bytes_on(100, 0), 0);
+  EXPECT_EQ(memory.bytes_on(100, 2), 200 * kPage) << "pages on another node stay where they are";
+  EXPECT_EQ(report.pages_scanned(), 500);
+  EXPECT_EQ(report.containers.at(0).processes.at(0).bytes_on_source, 300 * kPage);
+  EXPECT_TRUE(report.threshold_met);
+}
+
+TEST_F(MigrationJob, PlacedPagesStillStopAtTheBudgetAndTheSourceCount) {
+  memory.pages_placed = true;
+  const std::uintptr_t start = std::uintptr_t{1} << 40;
+  memory.add_vma(100, start, start + static_cast<std::uintptr_t>(16 * kGiB));
+  memory.add_pages(100, start, 10000, 0);
+  options.budget = kMiB;
+  auto report = run({target(100)});
+  EXPECT_EQ(report.bytes_moved(), kMiB);
+  EXPECT_EQ(report.stop_reason, StopReason::budget_met);
+  EXPECT_EQ(memory.resident_reads.size(), 1u);
+  EXPECT_EQ(query_calls(memory), 0u);
+}
+
+TEST_F(MigrationJob, SharedPagesAreStillAskedAboutWhenThePageMapPlacesThem) {
+  memory.pages_placed = true;
+  add_process(100, 10);
+  memory.page(100, kBase + 4 * kPage).shared = true;
+  auto report = run({target(100)});
+  std::vector<std::uintptr_t> asked;
+  for (const auto& call : memory.calls) {
+    if (call.query) {
+      asked.insert(asked.end(), call.pages.begin(), call.pages.end());
+    }
+  }
+  EXPECT_EQ(asked, (std::vector<std::uintptr_t>{kBase + 4 * kPage}));
+  EXPECT_EQ(report.outcomes().access_denied, 1);
+  EXPECT_EQ(report.outcomes().moved, 9);
+}
+
+TEST_F(MigrationJob, PlacedHugePagesMoveWholeByTheirHeads) {
+  memory.pages_placed = true;
+  memory.add_vma(100, kBase, kBase + 4 * 2 * kMiB);
+  memory.add_pages(100, kBase, 4, 0, 2 * kMiB);
+  auto report = run({target(100)});
+  EXPECT_EQ(query_calls(memory), 0u);
+  EXPECT_EQ(report.bytes_moved(), 8 * kMiB);
+  for (const auto& call : memory.calls) {
+    for (auto address : call.pages) {
+      EXPECT_EQ((address - kBase) % (2 * kMiB), 0u);
+    }
+  }
 }
 
 TEST_F(MigrationJob, CgroupProcessesIncludeChildCgroupsAndVanishedPidsAreCounted) {

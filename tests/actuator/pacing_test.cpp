@@ -29,9 +29,22 @@ TEST_P(BatchSizerConverges, TowardCallTargetWithinBounds) {
 
 INSTANTIATE_TEST_SUITE_P(Costs, BatchSizerConverges,
                          ::testing::Values(SizerCase{"TenMicroseconds", microseconds(10), 2000},
-                                           SizerCase{"OneMicrosecond", microseconds(1), 4096},
+                                           SizerCase{"OneMicrosecond", microseconds(1), 20000},
                                            SizerCase{"OneMillisecond", microseconds(1000), 64}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+TEST(BatchSizer, EachSizeAtMostDoublesTheLastCall) {
+  // Pages already in place cost next to nothing; the sizer must not leap to millions of pages.
+  BatchSizer sizer(milliseconds(20));
+  sizer.record(64, microseconds(1));
+  EXPECT_EQ(sizer.pages(), 128);
+  sizer.record(128, microseconds(0));
+  EXPECT_EQ(sizer.pages(), 256);
+  for (int i = 0; i < 30; ++i) {
+    sizer.record(sizer.pages(), microseconds(0));
+  }
+  EXPECT_EQ(sizer.pages(), BatchSizer::kMaxPages);
+}
 
 TEST(BatchSizer, OneSlowCallCountsByTheAverageAndTheSwing) {
   BatchSizer sizer(milliseconds(20));

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "actuator/frame_nodes.hpp"
 #include "actuator/linux_memory_syscalls.hpp"
 #include "actuator/migration_job.hpp"
 #include "tests/support/temp_tree.hpp"
@@ -380,6 +381,43 @@ TEST_F(RealMigration, ResidentRangesFindOnlyTouchedPagesOfASparseMapping) {
     pages += (range.end - range.start) / 4096;
   }
   EXPECT_EQ(pages, 3u);
+}
+
+// As root on a kernel that lists its memory blocks, a run of resident pages comes back with its
+// node (here the only one), so the engine need not ask move_pages about each page.
+TEST_F(RealMigration, ResidentRangesNameTheNodeOfARunOfPages) {
+  if (::geteuid() != 0 || !FrameNodes::read("/sys").ok()) {
+    GTEST_SKIP() << "needs root and /sys/devices/system/memory";
+  }
+  LinuxMemorySyscalls syscalls;
+  Bytes size = 64 * kMiB;
+  auto* memory =
+      static_cast<char*>(::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+  ASSERT_NE(memory, MAP_FAILED);
+  ::madvise(memory, static_cast<std::size_t>(size), MADV_NOHUGEPAGE);
+  for (Bytes offset = 0; offset < 8 * kMiB; offset += 4 * kKiB) {
+    memory[offset] = 1;
+  }
+  memory[32 * kMiB] = 1;
+  auto start = reinterpret_cast<std::uintptr_t>(memory);
+  auto ranges =
+      syscalls.resident_ranges(::getpid(), start, start + static_cast<std::uintptr_t>(size));
+  ::munmap(memory, static_cast<std::size_t>(size));
+  ASSERT_TRUE(ranges.ok()) << ranges.error().message();
+  std::uintptr_t placed = 0;
+  std::uintptr_t exclusive = 0;
+  for (const auto& range : *ranges) {
+    if (!range.maybe_shared) {
+      exclusive += (range.end - range.start) / 4096;
+    }
+    if (range.node && !range.maybe_shared) {
+      EXPECT_EQ(*range.node, 0);
+      placed += (range.end - range.start) / 4096;
+    }
+  }
+  EXPECT_EQ(exclusive, 2049u) << "8 MiB written and one lone page";
+  EXPECT_GE(placed, 2048u) << "the written run comes back with its node";
 }
 
 TEST_F(RealMigration, UnknownNodeIsNoDevice) {

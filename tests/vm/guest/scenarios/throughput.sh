@@ -58,13 +58,16 @@ result "vm_engine_job_vs_migratepages=$(awk -v k="$kernel_total_ms" -v e="$engin
 # The actuator's bench programs, as built; they print their own RESULT lines.
 ls /nb/bin/bench_actuator_* >/dev/null 2>&1 || info "no bench_actuator_* programs in this build"
 # The sparse one runs twice: touched pages spread over the whole mapping (its default, the worst
-# case for the walk) and packed at its front, as a heap that grows from its start.
-for run in bench_actuator_dense bench_actuator_sparse "bench_actuator_sparse --layout front"; do
+# case for the walk) and packed at its front, as a heap that grows from its start. The dense one
+# runs again with calls allowed four times longer, to show what the bounded stall costs, and with
+# transparent huge pages.
+for run in bench_actuator_dense "bench_actuator_dense --call-target-ms 80" \
+  "bench_actuator_dense --thp 1" bench_actuator_sparse "bench_actuator_sparse --layout front"; do
   set -- $run
   bench=/nb/bin/$1
   [ -x "$bench" ] || continue
   shift
-  name=$(basename "$bench")${1:+_$2}
+  name=$(basename "$bench")${1:+_${1#--}_$2}
   run_timed "/tmp/$name.out" 300 "$bench" "$@"
   check_eq "$name.exit" "$RUN_STATUS" 0 "$name ran ($((RUN_MS / 1000)) s)"
   grep '^RESULT ' "/tmp/$name.out" | while read -r _ figure; do result "$name.$figure"; done
