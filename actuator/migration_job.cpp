@@ -24,6 +24,10 @@ constexpr std::size_t kQueryChunk = 4096;
 constexpr std::uintptr_t kFirstResidentWindow = 256 * 1024 * 1024;
 // The kernel never writes this into a status entry: it marks entries a failed call did not reach.
 constexpr int kUntouched = std::numeric_limits<int>::min();
+// How often free memory on the destinations is re-read, and how near its floor (in batches) a
+// destination must be to be re-read before every batch.
+constexpr Clock::duration kRefreshInterval = std::chrono::milliseconds(100);
+constexpr std::int64_t kNearFloorBatches = 4;
 // Longest single sleep while waiting for rate tokens, so cancel and the deadline stay prompt.
 constexpr Clock::duration kLongestWait = std::chrono::milliseconds(50);
 
@@ -106,6 +110,7 @@ class Job {
   bool exited(int pid, int error) const;
   bool wait_for_tokens(Bytes bytes);
   bool should_stop();
+  void refresh_destinations();
   Bytes remaining(const TargetPlan& plan) const;
   std::vector<NodeId> excluded_for(const TargetPlan& plan) const;
   void report_progress();
@@ -121,6 +126,7 @@ class Job {
   DestinationPicker picker_;
   TokenBucket bucket_;
   BatchSizer sizer_;
+  std::optional<Clock::time_point> last_refresh_;
 
   MigrationReport report_;
   std::optional<StopReason> stop_;
@@ -494,7 +500,7 @@ bool Job::move_pending(const TargetPlan& target_plan, ProcessReport& report, boo
 }
 
 bool Job::move_batch(const TargetPlan& target_plan, ProcessReport& report) {
-  picker_.refresh(syscalls_);
+  refresh_destinations();
   auto excluded = excluded_for(target_plan);
   auto pick = picker_.pick(excluded);
   if (!pick) {
@@ -794,6 +800,22 @@ bool Job::wait_for_tokens(Bytes bytes) {
     if (should_stop()) {
       return false;
     }
+  }
+}
+
+// Free memory is re-read every kRefreshInterval, and before every batch once a destination is
+// within a few batches of its floor; in between the picker counts down what this job moved there.
+// Reading it costs a sysfs read per destination, which at one per batch was a visible share of a
+// job on an emulated machine.
+void Job::refresh_destinations() {
+  auto now = syscalls_.now();
+  Bytes close = kNearFloorBatches * sizer_.pages() * kBasePageBytes;
+  bool near_floor =
+      std::any_of(picker_.destinations().begin(), picker_.destinations().end(),
+                  [close](const Destination& d) { return !d.dropped && d.headroom() <= close; });
+  if (near_floor || !last_refresh_ || now - *last_refresh_ >= kRefreshInterval) {
+    picker_.refresh(syscalls_);
+    last_refresh_ = now;
   }
 }
 

@@ -110,6 +110,12 @@ int main(int argc, char** argv) {
     plan_ms.push_back(
         bench::time_ms([&] { (void)actuator::read_process_vmas("/proc", workload.pid()); }));
   }
+  double node_memory_us = bench::time_ms([&] {
+                            for (int i = 0; i < 200; ++i) {
+                              (void)syscalls.node_memory(to);
+                            }
+                          }) *
+                          1000 / 200;
   double pages_per_call = 0;
   for (double pages : syscalls.move_call_pages) {
     pages_per_call += pages;
@@ -117,9 +123,9 @@ int main(int argc, char** argv) {
   pages_per_call /= std::max<double>(1, static_cast<double>(syscalls.move_call_pages.size()));
   std::printf(
       "RESULT bench=dense_parts numa_maps_ms=%.2f engine_inside_move_calls_ms=%.1f move_calls=%zu "
-      "mean_pages_per_call=%.0f\n",
+      "mean_pages_per_call=%.0f node_free_read_us=%.0f\n",
       bench::median(plan_ms), bench::median(inside_calls_ms), syscalls.move_call_pages.size(),
-      pages_per_call);
+      pages_per_call, node_memory_us);
   // The same pages moved by plain move_pages calls of fixed sizes: a call's fixed cost (on 6.1,
   // draining every CPU's LRU caches and an expedited RCU grace period) against its cost per page.
   std::string fixed_batches;

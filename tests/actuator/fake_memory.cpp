@@ -263,6 +263,7 @@ Result<std::vector<ResidentRange>> FakeMemory::resident_ranges(int pid, std::uin
 }
 
 Result<NodeMemory> FakeMemory::node_memory(NodeId node) {
+  ++node_memory_calls;
   auto it = nodes_.find(node);
   if (it == nodes_.end()) {
     return make_error(ENODEV, "node " + std::to_string(node));

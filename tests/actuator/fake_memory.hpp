@@ -91,6 +91,7 @@ class FakeMemory final : public MemorySyscalls {
   std::vector<RecordedCall> calls;
   int move_calls = 0;
   int migrate_calls = 0;
+  int node_memory_calls = 0;
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> resident_reads;  // [start, end) asked
   Clock::duration slept{0};
 

@@ -213,20 +213,47 @@ TEST_F(MigrationJob, CallLevelEnomemDropsTheDestinationAndRetriesElsewhere) {
   EXPECT_EQ(report.dropped_destinations.at(0).node, 1);
 }
 
-TEST_F(MigrationJob, DestinationFallingToItsFloorMidJobIsDropped) {
-  add_process(100, 1000);
-  memory.cost_per_page = std::chrono::microseconds(100);  // 200-page batches
+TEST_F(MigrationJob, DestinationFallingToItsFloorMidJobIsDroppedAtTheNextRead) {
+  add_process(100, 5000);
+  memory.cost_per_page = std::chrono::microseconds(100);  // 200-page batches of 20 ms
+  bool filled = false;
   auto report = run_migration({target(100, {1, 2})}, options, memory, tree.path("proc"), cancel,
-                              [this](const JobProgress&) {
+                              [this, &filled](const JobProgress&) {
                                 // Something else fills node 1 after the first batch.
-                                memory.add_node(1, 16 * kGiB, kGiB - kMiB);
+                                if (!filled) {
+                                  memory.add_node(1, 16 * kGiB, kGiB - kMiB);
+                                  filled = true;
+                                }
                               });
-  EXPECT_EQ(report.bytes_moved(), 1000 * kPage);
-  EXPECT_EQ(report.bytes_moved_to().at(1), 64 * kPage);
-  EXPECT_EQ(report.bytes_moved_to().at(2), 936 * kPage);
+  EXPECT_EQ(report.bytes_moved(), 5000 * kPage);
+  // Free memory is read again within 100 ms: node 1 takes at most that long's share.
+  EXPECT_GE(report.bytes_moved_to().at(1), 64 * kPage);
+  EXPECT_LE(report.bytes_moved_to().at(1), 1000 * kPage);
+  EXPECT_GE(report.bytes_moved_to().at(2), 4000 * kPage);
   ASSERT_EQ(report.dropped_destinations.size(), 1u);
   EXPECT_EQ(report.dropped_destinations[0].node, 1);
   EXPECT_NE(report.dropped_destinations[0].reason.find("floor"), std::string::npos);
+}
+
+TEST_F(MigrationJob, FreeMemoryIsReadEveryHundredMillisecondsNotEveryBatch) {
+  add_process(100, 5000);
+  memory.cost_per_page = std::chrono::microseconds(100);  // 25 batches over 500 ms
+  auto report = run({target(100, {1, 2})});
+  EXPECT_EQ(report.bytes_moved(), 5000 * kPage);
+  EXPECT_GE(move_call_sizes().size(), 25u);
+  // Two destinations: the read at the start, then one every 100 ms of the 500.
+  EXPECT_LE(memory.node_memory_calls, 2 * (1 + 6));
+  EXPECT_GE(memory.node_memory_calls, 2 * 4);
+}
+
+TEST_F(MigrationJob, DestinationNearItsFloorIsReadBeforeEveryBatch) {
+  // Node 1 starts 600 pages above its floor, well within four batches of it.
+  memory.add_node(1, 16 * kGiB, kGiB + 600 * kPage);
+  add_process(100, 5000);
+  memory.cost_per_page = std::chrono::microseconds(100);
+  auto report = run({target(100, {1})});
+  EXPECT_EQ(report.bytes_moved(), 600 * kPage);
+  EXPECT_GE(memory.node_memory_calls, static_cast<int>(move_call_sizes().size()));
 }
 
 TEST_F(MigrationJob, UnknownDestinationIsDroppedAsNoDestination) {
