@@ -87,6 +87,12 @@ LinuxMemorySyscalls::LinuxMemorySyscalls(std::filesystem::path proc_root,
                                          std::filesystem::path sys_root)
     : proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
 
+LinuxMemorySyscalls::~LinuxMemorySyscalls() {
+  if (page_flags_ >= 0) {
+    ::close(page_flags_);
+  }
+}
+
 SyscallResult LinuxMemorySyscalls::move_pages(int pid, std::span<const std::uintptr_t> pages,
                                               std::span<const int> nodes, std::span<int> status,
                                               bool move_all) {
@@ -176,6 +182,9 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::scan_ioctl(int fd, std::
 
 Result<std::vector<ResidentRange>> LinuxMemorySyscalls::place(int fd,
                                                               std::vector<ResidentRange> scanned) {
+  if (frames_unreadable()) {
+    return scanned;
+  }
   std::vector<ResidentRange> placed;
   for (std::size_t first = 0; first < scanned.size();) {
     std::size_t last = first + 1;
@@ -184,40 +193,50 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::place(int fd,
       resident += scanned[last].end - scanned[last].start;
       ++last;
     }
-    bool worth_reading =
-        resident >= kPlacementMinimum && !frames_hidden_ && !(frame_nodes_tried_ && !frame_nodes_);
-    auto entries = worth_reading ? read_entries(fd, scanned[first].start, scanned[last - 1].end)
-                                 : Result<std::vector<ResidentRange>>(std::vector<ResidentRange>{});
-    if (!worth_reading || !entries.ok()) {
-      placed.insert(placed.end(), scanned.begin() + static_cast<std::ptrdiff_t>(first),
-                    scanned.begin() + static_cast<std::ptrdiff_t>(last));
-      first = last;
+    auto group_start = scanned.begin() + static_cast<std::ptrdiff_t>(first);
+    auto group_end = scanned.begin() + static_cast<std::ptrdiff_t>(last);
+    first = last;
+    std::optional<std::vector<ResidentRange>> entries;
+    if (resident >= kPlacementMinimum && !frames_unreadable()) {
+      auto read = read_entries(fd, group_start->start, std::prev(group_end)->end);
+      if (read.ok()) {
+        entries = std::move(*read);
+      }
+    }
+    if (!entries) {
+      placed.insert(placed.end(), group_start, group_end);
       continue;
     }
     // Only what the scan found counts: the gaps may hold the zero page, which it leaves out.
-    std::size_t s = first;
+    auto range = group_start;
     for (const auto& entry : *entries) {
-      while (s < last && scanned[s].end <= entry.start) {
-        ++s;
+      while (range != group_end && range->end <= entry.start) {
+        ++range;
       }
-      for (std::size_t k = s; k < last && scanned[k].start < entry.end; ++k) {
+      for (auto overlap = range; overlap != group_end && overlap->start < entry.end; ++overlap) {
         ResidentRange piece = entry;
-        piece.start = std::max(entry.start, scanned[k].start);
-        piece.end = std::min(entry.end, scanned[k].end);
+        piece.start = std::max(entry.start, overlap->start);
+        piece.end = std::min(entry.end, overlap->end);
         append_range(placed, piece);
       }
     }
-    first = last;
   }
   return placed;
 }
 
+bool LinuxMemorySyscalls::frames_unreadable() const {
+  return frames_hidden_ || (frame_nodes_tried_ && !frame_nodes_);
+}
+
 Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std::uintptr_t start,
                                                                      std::uintptr_t end) {
-  auto flags_path = proc_root_ / "kpageflags";
   // Without kpageflags (no CAP_SYS_ADMIN: PFNs read as zero) huge pages go unrecognised and the
-  // caller moves them 4 KiB at a time, which the kernel still handles.
-  FileDescriptor page_flags(::open(flags_path.c_str(), O_RDONLY | O_CLOEXEC));
+  // caller moves them 4 KiB at a time, which the kernel still handles. Opened once per job: the
+  // page map is read once per window, and with PAGEMAP_SCAN once per run of resident pages.
+  if (!page_flags_tried_) {
+    page_flags_tried_ = true;
+    page_flags_ = ::open((proc_root_ / "kpageflags").c_str(), O_RDONLY | O_CLOEXEC);
+  }
   std::vector<ResidentRange> ranges;
   buffer_.resize(std::max(buffer_.size(), kEntriesPerRead));
   std::uint64_t* entries = buffer_.data();
@@ -242,11 +261,11 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
       std::uint64_t pfn = entry & kPagemapPfnMask;
       frames_hidden_ = frames_hidden_ || pfn == 0;
       bool huge_head = false;
-      if (page_flags.get() >= 0 && address % kPmdSize == 0 && pfn != 0 &&
+      if (page_flags_ >= 0 && address % kPmdSize == 0 && pfn != 0 &&
           pfn % (kPmdSize / kBasePage) == 0 && i + kPmdSize / kBasePage <= read_count) {
         std::uint64_t flags = 0;
-        if (::pread(page_flags.get(), &flags, sizeof(flags),
-                    static_cast<off_t>(pfn * sizeof(flags))) == sizeof(flags)) {
+        if (::pread(page_flags_, &flags, sizeof(flags), static_cast<off_t>(pfn * sizeof(flags))) ==
+            sizeof(flags)) {
           huge_head = (flags & kPageFlagThp) != 0 && (flags & kPageFlagCompoundHead) != 0;
         }
       }

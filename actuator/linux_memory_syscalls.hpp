@@ -19,6 +19,9 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
   // serves one job, so memory hot-plugged later is seen by the next job.
   explicit LinuxMemorySyscalls(std::filesystem::path proc_root = "/proc",
                                std::filesystem::path sys_root = "/sys");
+  ~LinuxMemorySyscalls() override;
+  LinuxMemorySyscalls(const LinuxMemorySyscalls&) = delete;
+  LinuxMemorySyscalls& operator=(const LinuxMemorySyscalls&) = delete;
 
   SyscallResult move_pages(int pid, std::span<const std::uintptr_t> pages,
                            std::span<const int> nodes, std::span<int> status,
@@ -36,6 +39,8 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
   // Adds the node (and sharing) of PAGEMAP_SCAN's ranges from the page map where that pays.
   Result<std::vector<ResidentRange>> place(int fd, std::vector<ResidentRange> scanned);
   std::optional<NodeId> node_of_frame(std::uint64_t frame);
+  // True once frame numbers proved hidden or sysfs lists no memory blocks: no page can be placed.
+  bool frames_unreadable() const;
 
   std::filesystem::path proc_root_;
   std::filesystem::path sys_root_;
@@ -43,6 +48,8 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
   bool frame_nodes_tried_ = false;
   bool frames_hidden_ = false;  // frame numbers read as zero: no CAP_SYS_ADMIN
   bool scan_ioctl_supported_ = true;
+  int page_flags_ = -1;  // /proc/kpageflags, opened at the first page map read
+  bool page_flags_tried_ = false;
   std::vector<std::uint64_t> buffer_;  // pagemap entries or PAGEMAP_SCAN regions
 };
 

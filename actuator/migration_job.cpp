@@ -110,7 +110,7 @@ class Job {
   bool exited(int pid, int error) const;
   bool wait_for_tokens(Bytes bytes);
   bool should_stop();
-  void refresh_destinations();
+  void refresh_destinations(bool now_required = false);
   Bytes remaining(const TargetPlan& plan) const;
   std::vector<NodeId> excluded_for(const TargetPlan& plan) const;
   void report_progress();
@@ -176,7 +176,7 @@ MigrationReport Job::run() {
   }
   report_.goal = std::min(options_.budget, on_source);
 
-  picker_.refresh(syscalls_);
+  refresh_destinations(true);
   if (report_.goal <= 0) {
     stop_ = StopReason::nothing_to_move;
   }
@@ -304,7 +304,7 @@ bool Job::try_fast_path(const TargetPlan& target_plan, const ProcessPlan& proces
       (!options_.move_shared && has_shared_pages_on(vmas, source)) || should_stop()) {
     return false;
   }
-  picker_.refresh(syscalls_);
+  refresh_destinations(true);
   auto pick = picker_.pick(excluded_for(target_plan));
   if (!pick || pick->allowance < footprint) {
     return false;
@@ -805,15 +805,16 @@ bool Job::wait_for_tokens(Bytes bytes) {
 
 // Free memory is re-read every kRefreshInterval, and before every batch once a destination is
 // within a few batches of its floor; in between the picker counts down what this job moved there.
+// The job's start and the fast path, which hands a whole footprint over at once, always read it.
 // Reading it costs a sysfs read per destination, which at one per batch was a visible share of a
 // job on an emulated machine.
-void Job::refresh_destinations() {
+void Job::refresh_destinations(bool now_required) {
   auto now = syscalls_.now();
   Bytes close = kNearFloorBatches * sizer_.pages() * kBasePageBytes;
   bool near_floor =
       std::any_of(picker_.destinations().begin(), picker_.destinations().end(),
                   [close](const Destination& d) { return !d.dropped && d.headroom() <= close; });
-  if (near_floor || !last_refresh_ || now - *last_refresh_ >= kRefreshInterval) {
+  if (now_required || near_floor || !last_refresh_ || now - *last_refresh_ >= kRefreshInterval) {
     picker_.refresh(syscalls_);
     last_refresh_ = now;
   }

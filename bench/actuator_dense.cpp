@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
       static_cast<double>(kernel_bytes) / static_cast<double>(kMiB) / (kernel / 1000),
       bench::median(engine_cpu), bench::median(kernel_cpu),
       bench::median(kernel_cpu) / bench::median(engine_cpu));
-  // What the engine pays besides moving: reading the plan (numa_maps) and the page map.
+  // What the engine pays besides moving: reading the plan (numa_maps) and free memory.
   std::vector<double> plan_ms;
   for (int round = 0; round < repeat; ++round) {
     plan_ms.push_back(
@@ -126,8 +126,8 @@ int main(int argc, char** argv) {
       "mean_pages_per_call=%.0f node_free_read_us=%.0f\n",
       bench::median(plan_ms), bench::median(inside_calls_ms), syscalls.move_call_pages.size(),
       pages_per_call, node_memory_us);
-  // The same pages moved by plain move_pages calls of fixed sizes: a call's fixed cost (on 6.1,
-  // draining every CPU's LRU caches and an expedited RCU grace period) against its cost per page.
+  // The same pages moved by plain move_pages calls of fixed sizes: what a call costs whatever its
+  // size, against the cost per page, with none of the engine's own work.
   std::string fixed_batches;
   for (std::int64_t batch : {std::int64_t{256}, std::int64_t{1024}, std::int64_t{4096}}) {
     std::vector<std::uintptr_t> pages;
