@@ -4,6 +4,7 @@
 #include <charconv>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -103,21 +104,23 @@ Result<FrameNodes> FrameNodes::read(const std::filesystem::path& sys_root) {
   return map;
 }
 
-std::optional<NodeId> FrameNodes::node_of(std::uint64_t frame) const {
+FrameNodes::Span FrameNodes::span_of(std::uint64_t frame) const {
   std::uint64_t block = frame / frames_per_block_;
-  auto within = [block](const Run& run) {
-    return run.first_block <= block && block <= run.last_block;
-  };
-  if (last_run_ < runs_.size() && within(runs_[last_run_])) {
-    return runs_[last_run_].node;
+  auto next = std::upper_bound(runs_.begin(), runs_.end(), block,
+                               [](std::uint64_t b, const Run& run) { return b < run.first_block; });
+  Span span;
+  span.end = next == runs_.end() ? std::numeric_limits<std::uint64_t>::max()
+                                 : next->first_block * frames_per_block_;
+  if (next != runs_.begin()) {
+    const Run& run = *std::prev(next);
+    span.first = (run.last_block + 1) * frames_per_block_;
+    if (block <= run.last_block) {
+      span.first = run.first_block * frames_per_block_;
+      span.end = span.first + (run.last_block - run.first_block + 1) * frames_per_block_;
+      span.node = run.node;
+    }
   }
-  auto it = std::upper_bound(runs_.begin(), runs_.end(), block,
-                             [](std::uint64_t b, const Run& run) { return b < run.first_block; });
-  if (it == runs_.begin() || !within(*std::prev(it))) {
-    return std::nullopt;
-  }
-  last_run_ = static_cast<std::size_t>(std::prev(it) - runs_.begin());
-  return runs_[last_run_].node;
+  return span;
 }
 
 }  // namespace nb::actuator

@@ -20,8 +20,20 @@ class FrameNodes {
   // directories (built without memory hotplug) or lists none: callers then ask move_pages.
   static Result<FrameNodes> read(const std::filesystem::path& sys_root);
 
+  // Frames [first, end) that share one answer: a run of blocks on one node, or a stretch that
+  // no listed block (or only blocks placed on two nodes) covers, whose node is empty. A page-map
+  // reader keeps the span of the last frame and looks again only for a frame outside it.
+  struct Span {
+    std::uint64_t first = 0;
+    std::uint64_t end = 0;
+    std::optional<NodeId> node;
+
+    bool contains(std::uint64_t frame) const { return frame - first < end - first; }
+  };
+  Span span_of(std::uint64_t frame) const;
+
   // Empty for a frame in no listed block or in a block that sysfs places on two nodes.
-  std::optional<NodeId> node_of(std::uint64_t frame) const;
+  std::optional<NodeId> node_of(std::uint64_t frame) const { return span_of(frame).node; }
 
   std::size_t block_count() const { return blocks_; }
 
@@ -36,7 +48,6 @@ class FrameNodes {
   std::uint64_t frames_per_block_ = 1;
   std::vector<Run> runs_;  // sorted, disjoint
   std::size_t blocks_ = 0;
-  mutable std::size_t last_run_ = 0;  // page-map reads look frames up mostly in order
 };
 
 }  // namespace nb::actuator

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <thread>
 
 namespace nb::actuator {
@@ -240,6 +241,21 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
   std::vector<ResidentRange> ranges;
   buffer_.resize(std::max(buffer_.size(), kEntriesPerRead));
   std::uint64_t* entries = buffer_.data();
+  // The run being built, kept out of the vector while it grows: this loop sees every page.
+  ResidentRange run;
+  auto extend = [&](const ResidentRange& piece) {
+    if (run.end == piece.start && run.huge == piece.huge &&
+        run.maybe_shared == piece.maybe_shared && run.node == piece.node && run.end != 0) {
+      run.end = piece.end;
+      return;
+    }
+    if (run.end != 0) {
+      append_range(ranges, run);
+    }
+    run = piece;
+  };
+  // Nodes hold long runs of frames, so the span of the last frame looked up usually holds the next.
+  FrameNodes::Span known;
   for (std::uintptr_t chunk = start; chunk < end;) {
     std::size_t count = std::min<std::size_t>(kEntriesPerRead, (end - chunk) / kBasePage);
     ssize_t got = ::pread(fd, entries, count * sizeof(std::uint64_t),
@@ -271,26 +287,30 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
       }
       // Not mapped by this process alone: shared with another process, or the zero page.
       bool maybe_shared = (entry & kPagemapExclusive) == 0;
-      auto node = node_of_frame(pfn);
+      if (pfn != 0 && !known.contains(pfn)) {
+        known = span_of_frame(pfn);
+      }
+      std::optional<NodeId> node = pfn != 0 ? known.node : std::nullopt;
       if (huge_head) {
-        append_range(ranges, {address, address + kPmdSize, true, maybe_shared, node});
+        extend({address, address + kPmdSize, true, maybe_shared, node});
         i += kPmdSize / kBasePage;
       } else {
-        append_range(ranges, {address, address + kBasePage, false, maybe_shared, node});
+        extend({address, address + kBasePage, false, maybe_shared, node});
         ++i;
       }
     }
     chunk += read_count * kBasePage;
   }
+  if (run.end != 0) {
+    append_range(ranges, run);
+  }
   return ranges;
 }
 
-// Frame numbers read as zero without CAP_SYS_ADMIN: then, and when sysfs lists no memory blocks,
-// every page's node is unknown and the engine asks move_pages.
-std::optional<NodeId> LinuxMemorySyscalls::node_of_frame(std::uint64_t frame) {
-  if (frame == 0) {
-    return std::nullopt;
-  }
+// Frame numbers read as zero without CAP_SYS_ADMIN (the caller never asks about frame 0): then,
+// and when sysfs lists no memory blocks, every page's node is unknown and the engine asks
+// move_pages.
+FrameNodes::Span LinuxMemorySyscalls::span_of_frame(std::uint64_t frame) {
   if (!frame_nodes_tried_) {
     frame_nodes_tried_ = true;
     auto read = FrameNodes::read(sys_root_);
@@ -298,7 +318,10 @@ std::optional<NodeId> LinuxMemorySyscalls::node_of_frame(std::uint64_t frame) {
       frame_nodes_ = std::move(*read);
     }
   }
-  return frame_nodes_ ? frame_nodes_->node_of(frame) : std::nullopt;
+  if (!frame_nodes_) {
+    return {0, std::numeric_limits<std::uint64_t>::max(), std::nullopt};
+  }
+  return frame_nodes_->span_of(frame);
 }
 
 Result<NodeMemory> LinuxMemorySyscalls::node_memory(NodeId node) {

@@ -38,7 +38,7 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
   Result<std::vector<ResidentRange>> read_entries(int fd, std::uintptr_t start, std::uintptr_t end);
   // Adds the node (and sharing) of PAGEMAP_SCAN's ranges from the page map where that pays.
   Result<std::vector<ResidentRange>> place(int fd, std::vector<ResidentRange> scanned);
-  std::optional<NodeId> node_of_frame(std::uint64_t frame);
+  FrameNodes::Span span_of_frame(std::uint64_t frame);
   // True once frame numbers proved hidden or sysfs lists no memory blocks: no page can be placed.
   bool frames_unreadable() const;
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <deque>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -10,13 +9,13 @@
 #include "actuator/batch_sizer.hpp"
 #include "actuator/destination_picker.hpp"
 #include "actuator/numa_maps.hpp"
+#include "actuator/page_queue.hpp"
 #include "actuator/process_list.hpp"
 #include "actuator/token_bucket.hpp"
 
 namespace nb::actuator {
 namespace {
 
-constexpr Bytes kBasePageBytes = 4 * kKiB;
 constexpr Bytes kPmdBytes = 2 * kMiB;
 // move_pages queries of this many addresses: one call per 16 MiB of 4 KiB pages.
 constexpr std::size_t kQueryChunk = 4096;
@@ -30,14 +29,6 @@ constexpr Clock::duration kRefreshInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kNearFloorBatches = 4;
 // Longest single sleep while waiting for rate tokens, so cancel and the deadline stay prompt.
 constexpr Clock::duration kLongestWait = std::chrono::milliseconds(50);
-
-struct PageEntry {
-  std::uintptr_t address = 0;
-  std::int64_t base_pages = 1;
-  bool requeued = false;
-
-  Bytes bytes() const { return base_pages * kBasePageBytes; }
-};
 
 // One target's plan: its processes and their VMAs as read when the job started.
 struct ProcessPlan {
@@ -136,12 +127,11 @@ class Job {
   // The process being walked: its pending pages and the destinations its cpuset refused.
   int pid_ = 0;
   std::string container_id_;
-  std::deque<PageEntry> pending_;
+  PageQueue pending_;
   std::vector<NodeId> refused_;
   // The current batch's arrays, kept between batches: fresh ones would cost page faults on
   // every call, which an emulated or busy machine feels.
   struct BatchArrays {
-    std::vector<PageEntry> entries;
     std::vector<std::uintptr_t> addresses;
     std::vector<int> nodes;
     std::vector<int> status;
@@ -429,19 +419,30 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
       // A page of this process alone whose frame the page map placed needs no query. Shared
       // pages and the zero page are still asked about: move_pages tells which it can move.
       bool node_known = range.node.has_value() && !range.maybe_shared;
-      for (std::uintptr_t address = first; address < range.end;
-           address += static_cast<std::uintptr_t>(step)) {
-        std::int64_t base_pages = step / kBasePageBytes;
+      auto stride = static_cast<std::uintptr_t>(step);
+      std::int64_t base_pages = step / kBasePageBytes;
+      // A chunk at a time, up to the next query: a placed range's pages are counted in one go.
+      for (std::uintptr_t address = first; address < range.end;) {
+        std::size_t take = std::min<std::size_t>((range.end - address + stride - 1) / stride,
+                                                 kQueryChunk - visited);
         if (!node_known) {
-          addresses.push_back(address);
-          sizes.push_back(base_pages);
+          for (std::size_t k = 0; k < take; ++k) {
+            addresses.push_back(address + k * stride);
+            sizes.push_back(base_pages);
+          }
         } else {
-          ++report.pages_scanned;
+          report.pages_scanned += static_cast<std::int64_t>(take);
           if (*range.node == source) {
-            on_source(address, base_pages);
+            for (std::size_t k = 0; k < take; ++k) {
+              pending_.push_back({address + k * stride, base_pages});
+            }
+            found += static_cast<std::int64_t>(take) * base_pages;
+            report.bytes_on_source += static_cast<Bytes>(take) * base_pages * kBasePageBytes;
           }
         }
-        if (++visited == kQueryChunk) {
+        address += take * stride;
+        visited += take;
+        if (visited == kQueryChunk) {
           if (!settle() || process_done_) {
             return false;
           }
@@ -468,14 +469,7 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
 // False when the process or the job is done.
 bool Job::move_pending(const TargetPlan& target_plan, ProcessReport& report, bool flush) {
   while (!pending_.empty()) {
-    std::int64_t waiting = 0;
-    for (const auto& entry : pending_) {
-      waiting += entry.base_pages;
-      if (waiting >= sizer_.pages()) {
-        break;
-      }
-    }
-    if (!flush && waiting < sizer_.pages()) {
+    if (!flush && pending_.base_pages() < sizer_.pages()) {
       return true;
     }
     if (should_stop() || remaining(target_plan) <= 0) {
@@ -485,10 +479,9 @@ bool Job::move_pending(const TargetPlan& target_plan, ProcessReport& report, boo
     if (options_.dry_run) {
       // Nothing moves; what was found counts against the budget so the walk stops where a real
       // run would.
-      for (const auto& entry : pending_) {
-        target_placed_ += entry.bytes();
-        placed_ += entry.bytes();
-      }
+      Bytes found = pending_.base_pages() * kBasePageBytes;
+      target_placed_ += found;
+      placed_ += found;
       pending_.clear();
       return remaining(target_plan) > 0;
     }
@@ -518,36 +511,35 @@ bool Job::move_batch(const TargetPlan& target_plan, ProcessReport& report) {
   // Take entries up to the batch size, the budget and what the destination may still take; a
   // huge page may overshoot the budget, never the destination's floor.
   Bytes budget_left = remaining(target_plan);
-  auto& batch = batch_.entries;
-  batch.clear();
+  auto waiting = pending_.front(
+      std::min(pending_.size(), static_cast<std::size_t>(BatchSizer::kMaxAddresses)));
+  std::size_t count = 0;
   std::int64_t base_pages = 0;
   Bytes bytes = 0;
-  while (!pending_.empty()) {
-    const PageEntry next = pending_.front();
-    if (!batch.empty() && (base_pages + next.base_pages > sizer_.pages() ||
-                           static_cast<std::int64_t>(batch.size()) >= BatchSizer::kMaxAddresses ||
-                           bytes + next.bytes() > pick->allowance || bytes >= budget_left)) {
+  for (const PageEntry& next : waiting) {
+    if (count > 0 && (base_pages + next.base_pages > sizer_.pages() ||
+                      bytes + next.bytes() > pick->allowance || bytes >= budget_left)) {
       break;
     }
-    if (batch.empty() && next.bytes() > pick->allowance) {
+    if (count == 0 && next.bytes() > pick->allowance) {
       picker_.drop(dest, "free memory too close to its floor for the next page");
       return true;
     }
     if (bytes >= budget_left) {
       break;
     }
-    batch.push_back(next);
-    pending_.pop_front();
+    ++count;
     base_pages += next.base_pages;
     bytes += next.bytes();
   }
-  if (batch.empty()) {
+  if (count == 0) {
     return false;
   }
   if (!wait_for_tokens(bytes)) {
     pending_.clear();
     return false;
   }
+  auto batch = waiting.first(count);
 
   auto& addresses = batch_.addresses;
   addresses.clear();
@@ -566,6 +558,7 @@ bool Job::move_batch(const TargetPlan& target_plan, ProcessReport& report) {
   std::vector<PageEntry> busy;
   std::vector<PageEntry> retry;
   classify(batch, status, dest, target_plan, report, busy, retry);
+  pending_.pop_front(count);  // `batch` points into the queue: not used past here
   if (!result.ok() && exited(pid_, result.error)) {
     report.vanished = true;
     process_done_ = true;
@@ -627,17 +620,30 @@ void Job::classify(std::span<const PageEntry> entries, std::span<const int> stat
                    std::vector<PageEntry>& busy, std::vector<PageEntry>& retry) {
   NodeId source = options_.source_node;
   const auto& allowed = target_plan.target->dest_nodes;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
+  for (std::size_t i = 0; i < entries.size();) {
     const PageEntry& entry = entries[i];
     int value = status[i];
+    if (value >= 0) {
+      // A batch's pages mostly share one outcome: count each run of equal nodes at once.
+      std::size_t first = i;
+      Bytes bytes = 0;
+      std::int64_t pages = 0;
+      for (; i < entries.size() && status[i] == value; ++i) {
+        bytes += entries[i].bytes();
+        pages += entries[i].base_pages;
+      }
+      if (value == source && contains(allowed, source)) {
+        record_already(bytes, pages, report);
+      } else if (value != source && contains(allowed, value)) {
+        record_moved(value, bytes, pages, report);
+      } else {
+        report.outcomes.other += static_cast<std::int64_t>(i - first);
+      }
+      continue;
+    }
+    ++i;
     if (value == kUntouched) {
       retry.push_back(entry);
-    } else if (value >= 0 && value == source && contains(allowed, source)) {
-      record_already(entry.bytes(), entry.base_pages, report);
-    } else if (value >= 0 && value != source && contains(allowed, value)) {
-      record_moved(value, entry.bytes(), entry.base_pages, report);
-    } else if (value >= 0) {
-      ++report.outcomes.other;
     } else if (value == -EBUSY) {
       busy.push_back(entry);
     } else if (value == -ENOMEM) {

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "tests/support/temp_tree.hpp"
 
@@ -50,8 +52,46 @@ TEST_F(FrameNodesTest, FramesMapToTheNodeListingTheirBlock) {
   EXPECT_EQ(map->node_of(8 * kFramesPerBlock), std::nullopt) << "a hole between blocks";
   EXPECT_EQ(map->node_of(32 * kFramesPerBlock + 5), 3);
   EXPECT_EQ(map->node_of(33 * kFramesPerBlock), std::nullopt);
-  // Back again after the cached run moved on.
   EXPECT_EQ(map->node_of(2), 0);
+}
+
+// A page-map reader keeps the span of the last frame, so a span must never claim a frame whose
+// answer differs: it is exactly a run of blocks on one node, or exactly a hole.
+TEST_F(FrameNodesTest, SpansAreWholeRunsOfOneNodeOrWholeHoles) {
+  block_size("8000000\n");
+  for (int number = 2; number < 4; ++number) {
+    block(0, number);
+  }
+  for (int number = 4; number < 7; ++number) {
+    block(1, number);
+  }
+  block(0, 9);
+  block(0, 10);
+  block(1, 10);  // on two nodes: unknown, like a hole
+  auto map = read();
+  ASSERT_TRUE(map.ok()) << map.error().message();
+  struct Expected {
+    std::uint64_t frame, first, end;
+    std::optional<NodeId> node;
+  };
+  const std::uint64_t k = kFramesPerBlock;
+  for (const auto& e : std::vector<Expected>{
+           {0, 0, 2 * k, std::nullopt},          // below the first block
+           {2 * k, 2 * k, 4 * k, 0},             // first frame of a run
+           {4 * k - 1, 2 * k, 4 * k, 0},         // last frame of a run
+           {4 * k, 4 * k, 7 * k, 1},             // the next run starts at once
+           {8 * k, 7 * k, 9 * k, std::nullopt},  // a hole between runs
+           {9 * k + 1, 9 * k, 10 * k, 0},        // a single block
+           {10 * k, 10 * k, std::numeric_limits<std::uint64_t>::max(), std::nullopt},
+       }) {
+    auto span = map->span_of(e.frame);
+    EXPECT_EQ(span.first, e.first) << "frame " << e.frame;
+    EXPECT_EQ(span.end, e.end) << "frame " << e.frame;
+    EXPECT_EQ(span.node, e.node) << "frame " << e.frame;
+    EXPECT_TRUE(span.contains(e.frame)) << "frame " << e.frame;
+    EXPECT_FALSE(span.contains(e.end)) << "frame " << e.frame;
+    EXPECT_EQ(span.first == 0 || !span.contains(span.first - 1), true) << "frame " << e.frame;
+  }
 }
 
 TEST_F(FrameNodesTest, InterleavedBlocksKeepTheirOwnNodes) {

@@ -680,5 +680,23 @@ TEST_F(MigrationJob, PagesUnmappedBetweenQueryAndMoveAreCounted) {
   EXPECT_EQ(report.outcomes().moved, 8);
 }
 
+// Outcomes are counted by runs of equal status within a batch; interleaved outcomes must still
+// come out page for page.
+TEST_F(MigrationJob, InterleavedOutcomesInOneBatchAreCountedPageForPage) {
+  add_process(100, 200);
+  for (std::int64_t i = 0; i < 200; i += 3) {
+    memory.page(100, kBase + static_cast<std::uintptr_t>(i) * kPage).shared = true;
+  }
+  memory.unmap_before_move = {kBase + 10 * kPage, kBase + 11 * kPage};
+  memory.page(100, kBase + 20 * kPage).busy_answers = 1;
+  auto report = run({target(100)});
+  EXPECT_EQ(report.outcomes().access_denied, 67);
+  EXPECT_EQ(report.outcomes().unmapped, 2);
+  EXPECT_EQ(report.outcomes().busy, 0);
+  EXPECT_EQ(report.outcomes().moved, 131);
+  EXPECT_EQ(report.bytes_moved(), 131 * kPage);
+  EXPECT_EQ(memory.bytes_on(100, 1), 131 * kPage);
+}
+
 }  // namespace
 }  // namespace nb::actuator
