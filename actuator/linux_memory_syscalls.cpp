@@ -297,6 +297,21 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
       } else {
         extend({address, address + kBasePage, false, maybe_shared, node});
         ++i;
+        // Most pages continue the run just extended: small, shared alike, frames in the same
+        // span (or all hidden). They need no lookup; only a huge-page boundary needs the flags.
+        constexpr std::uint64_t kShape = kPagemapPresent | kPagemapExclusive;
+        while (i < read_count && (entries[i] & kShape) == (entry & kShape)) {
+          std::uint64_t next = entries[i] & kPagemapPfnMask;
+          bool same_frames =
+              pfn == 0 ? next == 0
+                       : next != 0 && known.contains(next) &&
+                             (page_flags_ < 0 || (chunk + i * kBasePage) % kPmdSize != 0);
+          if (!same_frames) {
+            break;
+          }
+          run.end += kBasePage;
+          ++i;
+        }
       }
     }
     chunk += read_count * kBasePage;

@@ -433,9 +433,7 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
         } else {
           report.pages_scanned += static_cast<std::int64_t>(take);
           if (*range.node == source) {
-            for (std::size_t k = 0; k < take; ++k) {
-              pending_.push_back({address + k * stride, base_pages});
-            }
+            pending_.push_run(address, take, stride, base_pages);
             found += static_cast<std::int64_t>(take) * base_pages;
             report.bytes_on_source += static_cast<Bytes>(take) * base_pages * kBasePageBytes;
           }

@@ -35,15 +35,28 @@ class PageQueue {
   }
 
   void push_back(const PageEntry& entry) {
-    // Reclaim the consumed front once it is both large and the larger part: memory stays within
-    // twice what is waiting plus kCompactAfter entries, and a job the size of one batch window
-    // never copies at all.
+    // Reclaim the consumed front once it is the larger part. The copy is of fewer entries than
+    // were consumed, and it keeps the vector at about twice what is waiting: letting it grow to
+    // every page of a VMA would cost a page fault per 170 entries, dearer than the copies.
     if (head_ > kCompactAfter && head_ * 2 > entries_.size()) {
       entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
     entries_.push_back(entry);
     base_pages_ += entry.base_pages;
+  }
+
+  // `count` pages of `base_pages` each, `stride` bytes apart from `address`: a placed range.
+  void push_run(std::uintptr_t address, std::size_t count, std::uintptr_t stride,
+                std::int64_t base_pages) {
+    if (count == 0) {
+      return;
+    }
+    push_back({address, base_pages, false});
+    for (std::size_t k = 1; k < count; ++k) {
+      entries_.push_back({address + k * stride, base_pages, false});
+    }
+    base_pages_ += static_cast<std::int64_t>(count - 1) * base_pages;
   }
 
   // Puts a page back at the front; cheap right after pop_front, whose room it reuses.
@@ -73,7 +86,7 @@ class PageQueue {
   }
 
  private:
-  static constexpr std::size_t kCompactAfter = 64 * 1024;  // 1.5 MiB of entries
+  static constexpr std::size_t kCompactAfter = 4096;
 
   std::vector<PageEntry> entries_;
   std::size_t head_ = 0;

@@ -85,6 +85,19 @@ TEST(PageQueue, ConsumedFrontIsReclaimedWithoutLosingOrder) {
   }
 }
 
+TEST(PageQueue, ARunIsQueuedPageByPage) {
+  PageQueue queue;
+  queue.push_back(page(0x1000));
+  queue.push_run(0x200000, 3, 0x200000, 512);
+  queue.push_run(0x900000, 0, 0x1000, 1);
+  EXPECT_EQ(addresses(queue), (std::vector<std::uintptr_t>{0x1000, 0x200000, 0x400000, 0x600000}));
+  EXPECT_EQ(queue.base_pages(), 1 + 3 * 512);
+  for (const auto& entry : queue.front(4).subspan(1)) {
+    EXPECT_EQ(entry.base_pages, 512);
+    EXPECT_FALSE(entry.requeued);
+  }
+}
+
 TEST(PageQueue, ClearEmptiesIt) {
   PageQueue queue;
   queue.push_back(page(1, 512));
