@@ -302,10 +302,10 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
         constexpr std::uint64_t kShape = kPagemapPresent | kPagemapExclusive;
         while (i < read_count && (entries[i] & kShape) == (entry & kShape)) {
           std::uint64_t next = entries[i] & kPagemapPfnMask;
-          bool same_frames =
-              pfn == 0 ? next == 0
-                       : next != 0 && known.contains(next) &&
-                             (page_flags_ < 0 || (chunk + i * kBasePage) % kPmdSize != 0);
+          bool same_frames = pfn == 0
+                                 ? next == 0
+                                 : next != 0 && known.contains(next) &&
+                                       (page_flags_ < 0 || (chunk + i * kBasePage) % kPmdSize != 0);
           if (!same_frames) {
             break;
           }

@@ -100,8 +100,7 @@ int main(int argc, char** argv) {
       fast_report =
           run_engine(syscalls, workload.pid(), from, to, actuator::kUnlimitedBudget, true);
     }));
-    fast_taken = !fast_report.containers.empty() &&
-                 !fast_report.containers[0].processes.empty() &&
+    fast_taken = !fast_report.containers.empty() && !fast_report.containers[0].processes.empty() &&
                  fast_report.containers[0].processes[0].fast_path;
     bench::move_back(syscalls, workload.pid(), from, to);
   }
@@ -112,8 +111,8 @@ int main(int argc, char** argv) {
   std::printf(
       "RESULT bench=dense from=%d to=%d size_mib=%lld thp=%d repeat=%d placed_mib=%.1f "
       "engine_ms=%.2f kernel_ms=%.2f fast_path_ms=%.2f ratio=%.3f fast_path_ratio=%.3f "
-      "fast_path_taken=%d engine_mib_per_s=%.0f kernel_mib_per_s=%.0f engine_cpu_ms=%.2f kernel_cpu_ms=%.2f "
-      "cpu_ratio=%.3f\n",
+      "fast_path_taken=%d engine_mib_per_s=%.0f kernel_mib_per_s=%.0f engine_cpu_ms=%.2f "
+      "kernel_cpu_ms=%.2f cpu_ratio=%.3f\n",
       from, to, static_cast<long long>(size / kMiB), spec.huge_pages ? 1 : 0, repeat, mib, engine,
       kernel, fast, kernel / engine, kernel / fast, fast_taken ? 1 : 0, mib / (engine / 1000),
       static_cast<double>(kernel_bytes) / static_cast<double>(kMiB) / (kernel / 1000),

@@ -48,7 +48,8 @@ class PageMap : public ::testing::Test {
     write_at("proc/" + std::to_string(kPid) + "/pagemap", address / kPage * 8, value);
   }
   // `count` present pages from `address` on consecutive frames from `frame`.
-  void pages(std::uintptr_t address, std::size_t count, std::uint64_t frame, bool exclusive = true) {
+  void pages(std::uintptr_t address, std::size_t count, std::uint64_t frame,
+             bool exclusive = true) {
     for (std::size_t i = 0; i < count; ++i) {
       entry(address + i * kPage, kPresent | (exclusive ? kExclusive : 0) | (frame + i));
     }
@@ -87,12 +88,12 @@ class PageMap : public ::testing::Test {
 constexpr std::uintptr_t kStart = 0x40000000;  // on a huge-page boundary
 
 TEST_F(PageMap, RunsSplitWhereSharingNodeOrResidenceChanges) {
-  pages(kStart, 10, 100);                            // pages 0-9 on node 0
-  pages(kStart + 12 * kPage, 3, 200, false);         // 12-14 shared
-  pages(kStart + 15 * kPage, 3, kNode1Frame + 5);    // 15-17 on node 1
-  pages(kStart + 18 * kPage, 1, 40);                 // 18 back on node 0
-  pages(kStart + 19 * kPage, 2, kUnlistedFrame);     // 19-20 in no listed block
-  pages(kStart + 21 * kPage, 2, 7);                  // 21-22 on node 0, frames out of order
+  pages(kStart, 10, 100);                          // pages 0-9 on node 0
+  pages(kStart + 12 * kPage, 3, 200, false);       // 12-14 shared
+  pages(kStart + 15 * kPage, 3, kNode1Frame + 5);  // 15-17 on node 1
+  pages(kStart + 18 * kPage, 1, 40);               // 18 back on node 0
+  pages(kStart + 19 * kPage, 2, kUnlistedFrame);   // 19-20 in no listed block
+  pages(kStart + 21 * kPage, 2, 7);                // 21-22 on node 0, frames out of order
   EXPECT_EQ(ranges(kStart, kStart + 32 * kPage),
             "[0,a) node0;[c,f) shared node0;[f,12) node1;[12,13) node0;[13,15) unknown;"
             "[15,17) node0;");
@@ -107,8 +108,8 @@ TEST_F(PageMap, HiddenFrameNumbersLeaveTheNodeUnknownButKeepSharing) {
 
 TEST_F(PageMap, HugePageIsOneRangeByItsHeadAndSmallPagesAroundItStaySmall) {
   pages(kStart + kPmd - 4 * kPage, 4, 1000);  // small pages just below the huge page
-  huge_page(kStart + kPmd, 2048);              // head frame aligned to 512
-  pages(kStart + 2 * kPmd, 3, 3000);           // small pages just after it
+  huge_page(kStart + kPmd, 2048);             // head frame aligned to 512
+  pages(kStart + 2 * kPmd, 3, 3000);          // small pages just after it
   EXPECT_EQ(ranges(kStart, kStart + 3 * kPmd),
             "[1fc,200) node0;[200,400) huge node0;[400,403) node0;");
 }
