@@ -257,7 +257,14 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
   // Nodes hold long runs of frames, so the span of the last frame looked up usually holds the next.
   FrameNodes::Span known;
   for (std::uintptr_t chunk = start; chunk < end;) {
-    std::size_t count = std::min<std::size_t>(kEntriesPerRead, (end - chunk) / kBasePage);
+    // Reads end on huge-page boundaries, so that a huge page is never split between two reads
+    // (its head is recognised only with all of its entries in the buffer).
+    std::uintptr_t chunk_end = end;
+    if ((end - chunk) / kBasePage > kEntriesPerRead) {
+      chunk_end = chunk + kEntriesPerRead * kBasePage;
+      chunk_end -= chunk_end % kPmdSize;
+    }
+    std::size_t count = (chunk_end - chunk) / kBasePage;
     ssize_t got = ::pread(fd, entries, count * sizeof(std::uint64_t),
                           static_cast<off_t>(chunk / kBasePage * sizeof(std::uint64_t)));
     if (got < 0) {

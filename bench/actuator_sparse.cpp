@@ -6,8 +6,9 @@
 //   bench_actuator_sparse [--from N] [--to M] [--reserve-gib 16] [--touched-mib 256]
 //                         [--layout spread|front] [--repeat 3]
 // Prints `RESULT bench=sparse ...`: walk_ratio compares finding the pages on the source (our
-// dry run against the baseline's scan; target >= 20), ratio the whole job including the moves,
-// which cost the same on both sides.
+// dry run against the baseline's scan; target >= 20), walk_ceiling_ratio the best any
+// numa_maps-guided walk could reach (the baseline's scan against reading numa_maps alone), ratio
+// the whole job including the moves, which cost the same on both sides.
 
 #include <atomic>
 #include <fstream>
@@ -89,7 +90,7 @@ int main(int argc, char** argv) {
   bench::Workload workload(spec);
   bench::RecordingSyscalls syscalls;
 
-  std::vector<double> ours_ms, baseline_ms, walk_ms, scan_ms, walk_cpu, scan_cpu;
+  std::vector<double> ours_ms, baseline_ms, walk_ms, scan_ms, walk_cpu, scan_cpu, numa_maps_ms;
   std::int64_t ours_scanned = 0;  // pages whose node the job learnt, from the page map or a query
   std::int64_t ours_asked = 0;    // of them, those asked about with move_pages
   BaselineResult baseline;
@@ -118,6 +119,10 @@ int main(int argc, char** argv) {
     scan_cpu.push_back(
         bench::cpu_ms([&] { baseline = full_scan(syscalls, workload.pid(), from, to, false); }));
 
+    // The plan alone: any walk guided by numa_maps' per-VMA counts pays at least this.
+    numa_maps_ms.push_back(
+        bench::time_ms([&] { (void)actuator::read_process_vmas("/proc", workload.pid()); }));
+
     options.dry_run = false;
     std::int64_t queried_before = syscalls.pages_queried;
     ours_ms.push_back(bench::time_ms([&] {
@@ -139,14 +144,15 @@ int main(int argc, char** argv) {
   std::printf(
       "RESULT bench=sparse from=%d to=%d reserve_gib=%lld touched_mib=%lld layout=%s repeat=%d "
       "placed_mib=%.1f walk_ms=%.2f scan_ms=%.2f walk_ratio=%.1f walk_cpu_ms=%.2f scan_cpu_ms=%.2f "
-      "walk_cpu_ratio=%.1f ours_ms=%.2f baseline_ms=%.2f "
+      "walk_cpu_ratio=%.1f numa_maps_ms=%.2f walk_ceiling_ratio=%.1f ours_ms=%.2f baseline_ms=%.2f "
       "ratio=%.1f ours_pages_scanned=%lld ours_pages_asked=%lld "
       "baseline_pages_asked=%lld baseline_pages_moved=%lld\n",
       from, to, static_cast<long long>(spec.reserved / kGiB),
       static_cast<long long>(spec.touched / kMiB), spec.spread ? "spread" : "front", repeat,
       static_cast<double>(placed) / static_cast<double>(kMiB), walk, scan, scan / walk,
       bench::median(walk_cpu), bench::median(scan_cpu),
-      bench::median(scan_cpu) / bench::median(walk_cpu), ours, base, base / ours,
+      bench::median(scan_cpu) / bench::median(walk_cpu), bench::median(numa_maps_ms),
+      scan / bench::median(numa_maps_ms), ours, base, base / ours,
       static_cast<long long>(ours_scanned), static_cast<long long>(ours_asked),
       static_cast<long long>(baseline.pages_asked), static_cast<long long>(baseline.pages_moved));
   return 0;

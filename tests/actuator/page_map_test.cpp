@@ -126,6 +126,14 @@ TEST_F(PageMap, ARunLongerThanOneReadIsOneRange) {
   EXPECT_EQ(ranges(kStart, kStart + 70000 * kPage), "[0,11170) node0;");
 }
 
+TEST_F(PageMap, HugePageIsWholeWhereOneReadOfTheMapEnds) {
+  // The range starts off a huge-page boundary, so a read of 64 Ki entries ends five pages into the
+  // huge page at 256 MiB; it must still come back as one huge page, not 512 small ones.
+  huge_page(kStart + 256 * 1024 * 1024, 8192);
+  EXPECT_EQ(ranges(kStart + 5 * kPage, kStart + 256 * 1024 * 1024 + kPmd),
+            "[fffb,101fb) huge node0;");
+}
+
 TEST_F(PageMap, ARunStopsWhereItsFramesCrossIntoAnotherNode) {
   pages(kStart, 8, kNode1Frame - 4);
   EXPECT_EQ(ranges(kStart, kStart + 8 * kPage), "[0,4) node0;[4,8) node1;");
