@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   bool fast_taken = false;
   // Calls a quarter over the call target in the timed runs, as position:duration/addresses.
   std::string slow_calls;
+  // In the guest the slow calls cluster in the program's first job (see bench/README.md), so the
+  // tail is also given without it.
+  std::size_t first_job_calls = 0;
   for (int round = 0; round < repeat; ++round) {
     actuator::MigrationReport report;
     std::size_t calls_before = syscalls.move_call_ms.size();
@@ -77,6 +80,9 @@ int main(int argc, char** argv) {
                       std::to_string(static_cast<int>(syscalls.move_call_ms[i])) + "ms/" +
                       std::to_string(static_cast<int>(syscalls.move_call_pages[i]));
       }
+    }
+    if (round == 0) {
+      first_job_calls = syscalls.move_call_ms.size() - calls_before;
     }
     engine_faults.push_back(static_cast<double>(bench::page_faults_now() - faults_before));
     outside_calls_ms.push_back(engine_ms.back() - inside_calls_ms.back());
@@ -193,10 +199,14 @@ int main(int argc, char** argv) {
   std::printf(
       "RESULT bench=stall from=%d to=%d call_target_ms=%lld calls=%zu p50_ms=%.3f p90_ms=%.3f "
       "p99_ms=%.3f max_ms=%.3f target_p99_ms=25 control_p50_ms=%.3f control_p99_ms=%.3f "
-      "control_max_ms=%.3f p99_vs_control=%.2f\n",
+      "control_max_ms=%.3f p99_vs_control=%.2f p99_after_first_job_ms=%.3f\n",
       from, to, static_cast<long long>(call_target.count()), syscalls.move_call_ms.size(), p50,
       bench::percentile(syscalls.move_call_ms, 0.9), p99,
       bench::percentile(syscalls.move_call_ms, 1.0), bench::percentile(control, 0.5), control_p99,
-      bench::percentile(control, 1.0), control_p99 > 0 ? p99 / control_p99 : 0);
+      bench::percentile(control, 1.0), control_p99 > 0 ? p99 / control_p99 : 0,
+      bench::percentile(std::vector<double>(syscalls.move_call_ms.begin() +
+                                                static_cast<std::ptrdiff_t>(first_job_calls),
+                                            syscalls.move_call_ms.end()),
+                        0.99));
   return 0;
 }

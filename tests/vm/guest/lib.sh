@@ -181,6 +181,14 @@ wl_start() {
   WL_PID=$(field "$ready" pid)
 }
 
+# wl_stop PID: kills a workload and waits until it is reaped, i.e. until its memory is freed: an
+# exiting process of hundreds of MiB takes the emulated CPU a while to tear down, and what runs
+# meanwhile competes with it.
+wl_stop() {
+  kill -9 "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+}
+
 # wl_ask NAME COMMAND PREFIX: sends a command and prints the reply line starting with PREFIX.
 wl_ask() {
   local out=/tmp/wl.$1.out before

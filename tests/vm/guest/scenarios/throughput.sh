@@ -30,8 +30,7 @@ for direction in "0 1" "1 0"; do
   # The job's own clock, without the process start-up that the wall time includes.
   engine_job_ms=$(json /tmp/engine$round.json /elapsed_ms | cut -d. -f1)
   wl_verify "engine$round" "engine$round.data"
-  kill -9 "$pid"
-  sleep 0.5
+  wl_stop "$pid"
 
   wl_start "kernel$round" "$cgroup" "$from" --mib "$size_mib" || exit 1
   pid=$WL_PID
@@ -40,8 +39,7 @@ for direction in "0 1" "1 0"; do
   check_le "migratepages$round.left" "$(numa_maps_bytes "$pid" "$from")" "$slack" "numa_maps bytes left on node $from"
   kernel_ms=$RUN_MS
   wl_verify "kernel$round" "migratepages$round.data"
-  kill -9 "$pid"
-  sleep 0.5
+  wl_stop "$pid"
 
   info "$from->$to: numabalancerd ${engine_ms} ms (job ${engine_job_ms} ms), migratepages ${kernel_ms} ms for $size_mib MiB"
   engine_total_ms=$((engine_total_ms + engine_ms))
