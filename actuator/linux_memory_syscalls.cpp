@@ -241,19 +241,6 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
   std::vector<ResidentRange> ranges;
   buffer_.resize(std::max(buffer_.size(), kEntriesPerRead));
   std::uint64_t* entries = buffer_.data();
-  // The run being built, kept out of the vector while it grows: this loop sees every page.
-  ResidentRange run;
-  auto extend = [&](const ResidentRange& piece) {
-    if (run.end == piece.start && run.huge == piece.huge &&
-        run.maybe_shared == piece.maybe_shared && run.node == piece.node && run.end != 0) {
-      run.end = piece.end;
-      return;
-    }
-    if (run.end != 0) {
-      append_range(ranges, run);
-    }
-    run = piece;
-  };
   // Nodes hold long runs of frames, so the span of the last frame looked up usually holds the next.
   FrameNodes::Span known;
   for (std::uintptr_t chunk = start; chunk < end;) {
@@ -299,13 +286,13 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
       }
       std::optional<NodeId> node = pfn != 0 ? known.node : std::nullopt;
       if (huge_head) {
-        extend({address, address + kPmdSize, true, maybe_shared, node});
+        append_range(ranges, {address, address + kPmdSize, true, maybe_shared, node});
         i += kPmdSize / kBasePage;
       } else {
-        extend({address, address + kBasePage, false, maybe_shared, node});
+        append_range(ranges, {address, address + kBasePage, false, maybe_shared, node});
         ++i;
-        // Most pages continue the run just extended: small, shared alike, frames in the same
-        // span (or all hidden). They need no lookup; only a huge-page boundary needs the flags.
+        // Most pages continue the range just appended to: small, shared alike, frames in the
+        // same span (or all hidden). They need no lookup; only a huge-page boundary needs flags.
         constexpr std::uint64_t kShape = kPagemapPresent | kPagemapExclusive;
         while (i < read_count && (entries[i] & kShape) == (entry & kShape)) {
           std::uint64_t next = entries[i] & kPagemapPfnMask;
@@ -316,15 +303,12 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
           if (!same_frames) {
             break;
           }
-          run.end += kBasePage;
+          ranges.back().end += kBasePage;
           ++i;
         }
       }
     }
     chunk += read_count * kBasePage;
-  }
-  if (run.end != 0) {
-    append_range(ranges, run);
   }
   return ranges;
 }

@@ -353,10 +353,12 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
   std::vector<std::int64_t> sizes;
   std::vector<int> status;
   std::size_t visited = 0;
-  auto on_source = [&](std::uintptr_t address, std::int64_t base_pages) {
-    pending_.push_back({address, base_pages});
-    found += base_pages;
-    report.bytes_on_source += base_pages * kBasePageBytes;
+  // `count` pages found on the source, `stride` bytes apart from `address`.
+  auto on_source = [&](std::uintptr_t address, std::size_t count, std::uintptr_t stride,
+                       std::int64_t base_pages) {
+    pending_.push_run(address, count, stride, base_pages);
+    found += static_cast<std::int64_t>(count) * base_pages;
+    report.bytes_on_source += static_cast<Bytes>(count) * base_pages * kBasePageBytes;
   };
   // Asks move_pages where the pages of unknown node are, then moves what is waiting.
   auto settle = [&]() -> bool {
@@ -378,7 +380,7 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
       for (std::size_t i = 0; i < addresses.size(); ++i) {
         ++report.pages_scanned;
         if (status[i] == source) {
-          on_source(addresses[i], sizes[i]);
+          on_source(addresses[i], 1, 0, sizes[i]);
         }
       }
       addresses.clear();
@@ -433,9 +435,7 @@ bool Job::walk_vma(const TargetPlan& target_plan, const Vma& vma, ProcessReport&
         } else {
           report.pages_scanned += static_cast<std::int64_t>(take);
           if (*range.node == source) {
-            pending_.push_run(address, take, stride, base_pages);
-            found += static_cast<std::int64_t>(take) * base_pages;
-            report.bytes_on_source += static_cast<Bytes>(take) * base_pages * kBasePageBytes;
+            on_source(address, take, stride, base_pages);
           }
         }
         address += take * stride;
