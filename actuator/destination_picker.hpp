@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "actuator/memory_syscalls.hpp"
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::actuator {
 

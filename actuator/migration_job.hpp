@@ -14,7 +14,7 @@
 
 #include "actuator/memory_syscalls.hpp"
 #include "actuator/migration_report.hpp"
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::actuator {
 

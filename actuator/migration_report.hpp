@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::actuator {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::actuator {
 

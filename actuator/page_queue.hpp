@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::actuator {
 

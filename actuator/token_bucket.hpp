@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "actuator/memory_syscalls.hpp"
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::actuator {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::core {
 

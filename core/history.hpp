@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::core {
 

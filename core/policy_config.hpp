@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::core {
 

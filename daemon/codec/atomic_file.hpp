@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::codec {
 

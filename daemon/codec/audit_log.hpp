@@ -21,8 +21,8 @@
 
 #include "actuator/migration_report.hpp"
 #include "core/decision.hpp"
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 #include "daemon/codec/state_file.hpp"
 
 namespace nb::codec {

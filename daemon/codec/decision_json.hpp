@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/decision.hpp"
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::codec {
 

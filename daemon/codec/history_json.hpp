@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/history.hpp"
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::codec {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <utility>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::codec::json_reader {
 

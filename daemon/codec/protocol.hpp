@@ -11,7 +11,7 @@
 #include <string_view>
 #include <variant>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::codec {
 

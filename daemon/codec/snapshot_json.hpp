@@ -10,9 +10,9 @@
 
 #include "core/history.hpp"
 #include "core/policy_config.hpp"
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "core/snapshot.hpp"
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::codec {
 

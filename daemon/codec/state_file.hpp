@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/history.hpp"
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::codec {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/policy_config.hpp"
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::config {
 

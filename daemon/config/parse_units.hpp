@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::config {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/codec/protocol.hpp"
 
 namespace nb::ctl {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/config/config.hpp"
 
 namespace nb::host {

@@ -13,8 +13,8 @@
 #include <memory>
 #include <string>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/metrics/source.hpp"

@@ -10,8 +10,8 @@
 #include <map>
 #include <string_view>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::host {
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::metrics {
 

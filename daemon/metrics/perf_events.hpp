@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/metrics/pmu.hpp"
 
 namespace nb::metrics {

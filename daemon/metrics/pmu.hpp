@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::metrics {
 

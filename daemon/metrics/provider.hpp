@@ -8,8 +8,8 @@
 #include <optional>
 #include <string_view>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 
 namespace nb::metrics {
 

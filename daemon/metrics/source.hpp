@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/snapshot.hpp"
-#include "core/units.hpp"
+#include "base/units.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/metrics/provider.hpp"
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::metrics {
 

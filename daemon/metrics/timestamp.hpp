@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 
 namespace nb::metrics {
 

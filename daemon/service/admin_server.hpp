@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 #include "daemon/codec/protocol.hpp"
 #include "daemon/service/command_table.hpp"
 

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/failure_log.hpp"
 

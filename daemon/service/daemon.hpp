@@ -18,7 +18,7 @@
 #include "actuator/migration_job.hpp"
 #include "core/decision.hpp"
 #include "core/history.hpp"
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/units.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
 #include "daemon/config/config.hpp"
 
 namespace nb::service {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::service {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "core/units.hpp"
+#include "base/units.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/command_table.hpp"

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/daemon.hpp"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::service {
 

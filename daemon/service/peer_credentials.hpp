@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 namespace nb::service {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "core/result.hpp"
+#include "base/result.hpp"
 #include "daemon/service/failure_log.hpp"
 
 namespace nb::service {

@@ -1,4 +1,4 @@
-#include "core/result.hpp"
+#include "base/result.hpp"
 
 #include <cstring>
 
