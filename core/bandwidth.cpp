@@ -18,23 +18,23 @@ BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfi
   if (&hottest == &busiest) {
     return {BandwidthLevel::high, "node " + std::to_string(hottest.id()) +
                                       " also carries the most bandwidth (" +
-                                      describe_number(hottest.bandwidth_gbps) + " GB/s)"};
+                                      format_number(hottest.bandwidth_gbps) + " GB/s)"};
   }
   const double ratio = hottest.bandwidth_gbps / busiest.bandwidth_gbps;
   const std::string said = "node " + std::to_string(hottest.id()) + " carries " +
-                           describe_number(hottest.bandwidth_gbps) + " GB/s, " +
-                           describe_number(ratio) + " of node " + std::to_string(busiest.id()) +
-                           "'s " + describe_number(busiest.bandwidth_gbps) + " GB/s";
+                           format_number(hottest.bandwidth_gbps) + " GB/s, " +
+                           format_number(ratio) + " of node " + std::to_string(busiest.id()) +
+                           "'s " + format_number(busiest.bandwidth_gbps) + " GB/s";
   if (ratio > config.bandwidth_high_ratio) {
     return {BandwidthLevel::high,
-            said + " > bandwidth_high_ratio " + describe_number(config.bandwidth_high_ratio)};
+            said + " > bandwidth_high_ratio " + format_number(config.bandwidth_high_ratio)};
   }
   if (ratio > config.bandwidth_medium_ratio) {
     return {BandwidthLevel::medium,
-            said + " > bandwidth_medium_ratio " + describe_number(config.bandwidth_medium_ratio)};
+            said + " > bandwidth_medium_ratio " + format_number(config.bandwidth_medium_ratio)};
   }
   return {BandwidthLevel::low,
-          said + " <= bandwidth_medium_ratio " + describe_number(config.bandwidth_medium_ratio)};
+          said + " <= bandwidth_medium_ratio " + format_number(config.bandwidth_medium_ratio)};
 }
 
 Regulation regulate_by_bandwidth(const Readings& readings, PressureLevel level,

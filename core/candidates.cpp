@@ -61,8 +61,8 @@ std::string describe_candidates(const std::vector<Candidate>& candidates) {
       text += "; ";
     }
     text += "node " + std::to_string(candidate.id) + " (distance " +
-            std::to_string(candidate.distance) + ", " + describe_number(candidate.read_latency_ns) +
-            " ns, " + describe_number(candidate.bandwidth_gbps) + " GB/s)";
+            std::to_string(candidate.distance) + ", " + format_number(candidate.read_latency_ns) +
+            " ns, " + format_number(candidate.bandwidth_gbps) + " GB/s)";
   }
   return text;
 }

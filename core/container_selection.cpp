@@ -82,10 +82,10 @@ bool within_bounds(const Container& container, Bytes bytes, PoolKind kind, NodeI
   }
   notes.add_per_container([&] {
     const std::string prefix = reclaim ? "reclaim_container_" : "container_";
-    return "container " + container.id + ": skipped, " + describe_bytes(bytes) + " on node " +
+    return "container " + container.id + ": skipped, " + format_bytes(bytes) + " on node " +
            std::to_string(source) +
-           (bytes <= min ? " is not above " + prefix + "min_bytes " + describe_bytes(min)
-                         : " is not below " + prefix + "max_bytes " + describe_bytes(max));
+           (bytes <= min ? " is not above " + prefix + "min_bytes " + format_bytes(min)
+                         : " is not below " + prefix + "max_bytes " + format_bytes(max));
   });
   return false;
 }
@@ -114,18 +114,18 @@ void take_within(const std::vector<Eligible>& group, Bytes cap, const char* cap_
     selection.migrate.push_back(
         ContainerMove{eligible.container->id, eligible.bytes, eligible.pool->destinations});
     notes.add_per_container([&] {
-      return "container " + eligible.container->id + ": taken, " + describe_bytes(eligible.bytes) +
-             " (pool " + eligible.pool->pool->name + "), round total " + describe_bytes(total) +
-             " <= " + cap_name + " " + describe_bytes(cap) + ", to " +
+      return "container " + eligible.container->id + ": taken, " + format_bytes(eligible.bytes) +
+             " (pool " + eligible.pool->pool->name + "), round total " + format_bytes(total) +
+             " <= " + cap_name + " " + format_bytes(cap) + ", to " +
              describe_node_set(eligible.pool->destinations);
     });
   }
   for (std::size_t i = taken; i < group.size(); ++i) {
     notes.add_per_container([&] {
       return "container " + group[i].container->id + ": not taken, " +
-             describe_bytes(group[i].bytes) + " would bring the round to " +
-             describe_bytes(selection.total_bytes + group[i].bytes) + " > " + cap_name + " " +
-             describe_bytes(cap);
+             format_bytes(group[i].bytes) + " would bring the round to " +
+             format_bytes(selection.total_bytes + group[i].bytes) + " > " + cap_name + " " +
+             format_bytes(cap);
     });
   }
 }
@@ -182,9 +182,8 @@ Selection select_containers(const Snapshot& snapshot, NodeId source,
   take_within(reclaim, config.reclaim_round_max_bytes, "reclaim_round_max_bytes", selection, notes);
   const std::size_t reclaim_taken = selection.migrate.size();
   if (reclaim_taken > 0 && selection.total_bytes >= config.reclaim_round_enough_bytes) {
-    notes.add("containers: reclaim containers alone move " + describe_bytes(selection.total_bytes) +
-              " >= reclaim_round_enough_bytes " +
-              describe_bytes(config.reclaim_round_enough_bytes) +
+    notes.add("containers: reclaim containers alone move " + format_bytes(selection.total_bytes) +
+              " >= reclaim_round_enough_bytes " + format_bytes(config.reclaim_round_enough_bytes) +
               ", so the round takes no others (" + std::to_string(others.size()) + " eligible)");
     for (const Eligible& eligible : others) {
       notes.add_per_container([&] {
@@ -199,7 +198,7 @@ Selection select_containers(const Snapshot& snapshot, NodeId source,
             std::to_string(others.size()) + " other containers eligible; took " +
             std::to_string(reclaim_taken) + " and " +
             std::to_string(selection.migrate.size() - reclaim_taken) + ", " +
-            describe_bytes(selection.total_bytes) + " in all");
+            format_bytes(selection.total_bytes) + " in all");
   return selection;
 }
 

@@ -32,7 +32,7 @@ std::string describe_result(const Decision& decision) {
   std::string text = "result: ready";
   if (!decision.migrate.empty()) {
     text += ", migrate " + std::to_string(decision.migrate.size()) + " container(s), " +
-            describe_bytes(decision.total_bytes) + " from node " +
+            format_bytes(decision.total_bytes) + " from node " +
             std::to_string(*decision.source_node) + " to " + describe_node_set(decision.dest_nodes);
   }
   if (!decision.evict.empty()) {
@@ -61,9 +61,9 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   const Readings& readings = std::get<Readings>(metrics);
   const Reading& hottest = readings.hottest();
   notes.add("metrics: node " + std::to_string(hottest.id()) + " has the highest read latency (" +
-            describe_number(hottest.read_latency_ns) + " ns), node " +
+            format_number(hottest.read_latency_ns) + " ns), node " +
             std::to_string(readings.busiest().id()) + " the most bandwidth (" +
-            describe_number(readings.busiest().bandwidth_gbps) + " GB/s)");
+            format_number(readings.busiest().bandwidth_gbps) + " GB/s)");
 
   CandidateList nearby = candidates_by_distance(readings, hottest);
   if (nearby.error) {
@@ -102,8 +102,8 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   if (const Round* last = cooldown_round(history, now, config.min_interval)) {
     return end_round(decision, DecisionStatus::cooldown,
                      "the last round acted " +
-                         describe_age(std::chrono::duration_cast<Duration>(now - last->time)) +
-                         ", within min_interval " + describe_duration(config.min_interval));
+                         format_age(std::chrono::duration_cast<Duration>(now - last->time)) +
+                         ", within min_interval " + format_duration(config.min_interval));
   }
 
   std::vector<Candidate> destinations = filter_by_gap(regulation.candidates, source, pressure.level,

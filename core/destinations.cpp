@@ -31,10 +31,10 @@ std::vector<Candidate> filter_by_gap(const std::vector<Candidate>& ordered, cons
     const double scaled = value * (1 + ratio);
     const bool keep = scaled <= source_value;
     notes.add(name + ": " + (keep ? "kept" : "dropped") + ", " + metric + " " +
-              describe_number(value) + unit + " x (1 + " +
-              (near ? "grace_gap_ratio " : "force_gap_ratio ") + describe_number(ratio) +
-              ") = " + describe_number(scaled) + (keep ? " <= " : " > ") + "node " +
-              std::to_string(source.id()) + "'s " + describe_number(source_value) + unit +
+              format_number(value) + unit + " x (1 + " +
+              (near ? "grace_gap_ratio " : "force_gap_ratio ") + format_number(ratio) +
+              ") = " + format_number(scaled) + (keep ? " <= " : " > ") + "node " +
+              std::to_string(source.id()) + "'s " + format_number(source_value) + unit +
               " (distance " + std::to_string(candidate.distance) + ")");
     if (keep) {
       kept.push_back(candidate);

@@ -36,7 +36,7 @@ std::optional<ContainerEviction> pick_eviction(const Snapshot& snapshot, NodeId 
   }
   notes.add("evict: " + chosen->id +
             " holds the most anonymous memory of the reclaim pool on node " +
-            std::to_string(source) + " (" + describe_bytes(most) + ")");
+            std::to_string(source) + " (" + format_bytes(most) + ")");
   return ContainerEviction{chosen->id, most};
 }
 

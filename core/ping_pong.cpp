@@ -33,10 +33,10 @@ std::vector<Candidate> drop_ping_pong(std::vector<Candidate> destinations, NodeI
     if (ban != nullptr) {
       notes.add("candidate node " + std::to_string(candidate.id) +
                 ": dropped (ping-pong), a round " +
-                describe_age(std::chrono::duration_cast<Duration>(now - ban->time)) +
+                format_age(std::chrono::duration_cast<Duration>(now - ban->time)) +
                 " moved memory from node " + std::to_string(candidate.id) + " to " +
                 describe_node_set(ban->dest_nodes) + ", within ping_pong_window " +
-                describe_duration(window));
+                format_duration(window));
     }
     return ban != nullptr;
   });

@@ -8,17 +8,17 @@ Pressure assess_pressure(const Reading& hottest, const std::vector<Candidate>& c
                          const PolicyConfig& config) {
   const double latency = hottest.read_latency_ns;
   const std::string node = "node " + std::to_string(hottest.id());
-  const std::string said = node + " read latency " + describe_number(latency) + " ns";
+  const std::string said = node + " read latency " + format_number(latency) + " ns";
   if (latency > config.force_read_latency_ns) {
     return {PressureLevel::force,
-            said + " > force_read_latency_ns " + describe_number(config.force_read_latency_ns)};
+            said + " > force_read_latency_ns " + format_number(config.force_read_latency_ns)};
   }
   if (latency > config.grace_read_latency_ns) {
     return {PressureLevel::grace,
-            said + " > grace_read_latency_ns " + describe_number(config.grace_read_latency_ns)};
+            said + " > grace_read_latency_ns " + format_number(config.grace_read_latency_ns)};
   }
   const std::string below =
-      said + " <= grace_read_latency_ns " + describe_number(config.grace_read_latency_ns);
+      said + " <= grace_read_latency_ns " + format_number(config.grace_read_latency_ns);
   if (candidates.empty()) {
     return {PressureLevel::none, below + "; no other node to compare with"};
   }
@@ -32,14 +32,14 @@ Pressure assess_pressure(const Reading& hottest, const std::vector<Candidate>& c
   }
   const double gap = latency - nearest.read_latency_ns;
   const std::string gap_text = "; latency gap to " + neighbour + " (" +
-                               describe_number(nearest.read_latency_ns) + " ns) is " +
-                               describe_number(gap) + " ns";
+                               format_number(nearest.read_latency_ns) + " ns) is " +
+                               format_number(gap) + " ns";
   if (gap > config.grace_latency_gap_ns) {
     return {PressureLevel::grace, below + gap_text + " > grace_latency_gap_ns " +
-                                      describe_number(config.grace_latency_gap_ns)};
+                                      format_number(config.grace_latency_gap_ns)};
   }
   return {PressureLevel::none, below + gap_text + " <= grace_latency_gap_ns " +
-                                   describe_number(config.grace_latency_gap_ns)};
+                                   format_number(config.grace_latency_gap_ns)};
 }
 
 }  // namespace nb::core

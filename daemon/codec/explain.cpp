@@ -33,20 +33,20 @@ std::string plan(const core::Decision& decision) {
       decision.source_node ? "node " + std::to_string(*decision.source_node) : "the source node";
   std::string text = "Plan:";
   if (!decision.migrate.empty()) {
-    text += " " + core::describe_bytes(decision.total_bytes) + " from " + source + " to " +
+    text += " " + format_bytes(decision.total_bytes) + " from " + source + " to " +
             core::describe_node_set(decision.dest_nodes) + " (actuator threshold " +
-            core::describe_number(decision.threshold) + ")";
+            format_number(decision.threshold) + ")";
   }
   text += "\n";
   for (std::size_t i = 0; i < decision.migrate.size(); ++i) {
     const core::ContainerMove& move = decision.migrate[i];
     text += "  " + std::to_string(i + 1) + ". migrate " + move.id + ", " +
-            core::describe_bytes(move.bytes_on_source) + " to " +
-            core::describe_node_set(move.dest_nodes) + "\n";
+            format_bytes(move.bytes_on_source) + " to " + core::describe_node_set(move.dest_nodes) +
+            "\n";
   }
   for (const core::ContainerEviction& eviction : decision.evict) {
-    text += "  evict " + eviction.id + ", " + core::describe_bytes(eviction.bytes_on_source) +
-            " on " + source + "\n";
+    text += "  evict " + eviction.id + ", " + format_bytes(eviction.bytes_on_source) + " on " +
+            source + "\n";
   }
   return text;
 }

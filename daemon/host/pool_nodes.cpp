@@ -2,8 +2,9 @@
 
 #include <string>
 
+#include "base/range_list.hpp"
 #include "daemon/host/small_file.hpp"
-#include "daemon/metrics/cpu_list.hpp"
+#include "daemon/metrics/cpu_nodes.hpp"
 
 namespace nb::host {
 
@@ -28,7 +29,7 @@ Result<std::set<int>> read_effective_cpus(const CgroupLayout& layout, std::strin
     const auto path = *layout.cpuset_root / cgroup / file;
     Status read = read_small_file(path, buffer);
     if (read) {
-      auto cpus = metrics::parse_cpu_list(buffer);
+      auto cpus = parse_cpu_list(buffer);
       if (!cpus) {
         return make_error(0, path.string() + ": " + cpus.error().context);
       }

@@ -3,8 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "base/range_list.hpp"
 #include "daemon/host/small_file.hpp"
-#include "daemon/metrics/cpu_list.hpp"
 
 namespace nb::host {
 namespace {
@@ -48,7 +48,7 @@ Result<std::vector<NodeId>> read_online_nodes(const std::filesystem::path& host_
   if (!text) {
     return text.error();
   }
-  auto ids = metrics::parse_cpu_list(*text);
+  auto ids = parse_cpu_list(*text);
   if (!ids) {
     return garbage(path.string(), ids.error().context);
   }
@@ -138,7 +138,7 @@ Result<std::vector<core::Node>> read_topology(const std::filesystem::path& host_
     if (Status read = read_small_file(cpulist_path, buffer); !read) {
       return read.error();
     }
-    if (auto cpus = metrics::parse_cpu_list(buffer); !cpus) {
+    if (auto cpus = parse_cpu_list(buffer); !cpus) {
       return garbage(cpulist_path.string(), cpus.error().context);
     }
     const auto last = buffer.find_last_not_of(" \n\t");

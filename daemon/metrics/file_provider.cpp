@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/time.hpp"
 #include "daemon/metrics/prometheus_text.hpp"
 #include "daemon/metrics/text_file.hpp"
-#include "daemon/metrics/timestamp.hpp"
 
 namespace nb::metrics {
 namespace {
@@ -96,7 +96,9 @@ Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint
   }
   std::optional<TimePoint> time;
   if (time_field->is_string()) {
-    time = parse_rfc3339(time_field->get<std::string>());
+    if (auto parsed = parse_rfc3339(time_field->get<std::string>())) {
+      time = *parsed;
+    }
   } else if (time_field->is_number()) {
     time = TimePoint(std::chrono::duration_cast<TimePoint::duration>(
         std::chrono::duration<double>(time_field->get<double>())));
@@ -105,12 +107,12 @@ Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint
     return problem("\"time\" is neither an RFC 3339 time nor Unix seconds: " + time_field->dump());
   }
   if (now - *time > config_.max_age) {
-    return problem("stale: data from " + format_rfc3339(*time) + " is " +
+    return problem("stale: data from " + format_rfc3339_millis(*time) + " is " +
                    seconds_text(now - *time) + " old (max_age " + seconds_text(config_.max_age) +
                    ")");
   }
   if (*time - now > config_.max_age) {
-    return problem("\"time\" " + format_rfc3339(*time) + " is " + seconds_text(*time - now) +
+    return problem("\"time\" " + format_rfc3339_millis(*time) + " is " + seconds_text(*time - now) +
                    " in the future");
   }
   auto nodes = document.find("nodes");
@@ -149,7 +151,7 @@ Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint
 Result<NodeValues> FileProvider::read_prometheus(const std::string& content, TimePoint mtime,
                                                  TimePoint now) {
   if (now - mtime > config_.max_age) {
-    return problem("stale: last written " + format_rfc3339(mtime) + ", " +
+    return problem("stale: last written " + format_rfc3339_millis(mtime) + ", " +
                    seconds_text(now - mtime) + " ago (max_age " + seconds_text(config_.max_age) +
                    ")");
   }

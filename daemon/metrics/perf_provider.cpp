@@ -4,7 +4,8 @@
 #include <set>
 #include <utility>
 
-#include "daemon/metrics/cpu_list.hpp"
+#include "base/range_list.hpp"
+#include "daemon/metrics/cpu_nodes.hpp"
 
 namespace nb::metrics {
 namespace {

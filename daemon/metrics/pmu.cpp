@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "daemon/metrics/cpu_list.hpp"
+#include "base/range_list.hpp"
 #include "daemon/metrics/text_file.hpp"
 
 namespace nb::metrics {
@@ -12,12 +12,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kMetadataSuffixes[] = {".scale", ".unit", ".per-pkg", ".snapshot"};
-
-bool parse_bit(std::string_view text, int& bit) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bit);
-  return !text.empty() && ec == std::errc{} && end == text.data() + text.size() && bit >= 0 &&
-         bit < 64;
-}
 
 std::uint64_t* word_of(PerfEventConfig& config, int word) {
   switch (word) {
@@ -58,23 +52,13 @@ Result<PmuFormatField> parse_format_field(std::string_view text) {
   } else {
     return make_error(0, "format \"" + std::string(text) + "\" targets an unknown word");
   }
-  std::string_view ranges = text.substr(colon + 1);
-  bool more = !ranges.empty();
-  while (more) {
-    auto comma = ranges.find(',');
-    std::string_view range = ranges.substr(0, comma);
-    more = comma != std::string_view::npos;
-    ranges = more ? ranges.substr(comma + 1) : std::string_view{};
-    auto dash = range.find('-');
-    int low = 0;
-    int high = 0;
-    bool ok = dash == std::string_view::npos ? parse_bit(range, low) && parse_bit(range, high)
-                                             : parse_bit(range.substr(0, dash), low) &&
-                                                   parse_bit(range.substr(dash + 1), high);
-    if (!ok || high < low) {
-      return make_error(0, "format \"" + std::string(text) + "\" has a bad bit range");
-    }
-    field.bit_ranges.emplace_back(low, high);
+  // A config word has 64 bits; the list syntax is the cpulists' one.
+  auto ranges = parse_range_list(text.substr(colon + 1), 63);
+  if (!ranges) {
+    return make_error(0, "format \"" + std::string(text) + "\" has a bad bit range");
+  }
+  for (const Range& range : *ranges) {
+    field.bit_ranges.emplace_back(range.first, range.last);
   }
   if (field.bit_ranges.empty()) {
     return make_error(0, "format \"" + std::string(text) + "\" has no bits");

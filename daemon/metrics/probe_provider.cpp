@@ -9,8 +9,8 @@
 #include <memory>
 #include <set>
 
+#include "base/range_list.hpp"
 #include "daemon/metrics/chase_buffer.hpp"
-#include "daemon/metrics/cpu_list.hpp"
 #include "daemon/metrics/probe_budget.hpp"
 
 namespace nb::metrics {

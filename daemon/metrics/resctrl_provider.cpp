@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "daemon/metrics/cpu_list.hpp"
+#include "base/range_list.hpp"
 #include "daemon/metrics/text_file.hpp"
 
 namespace nb::metrics {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "daemon/metrics/timestamp.hpp"
+#include "base/time.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::metrics {

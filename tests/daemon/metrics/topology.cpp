@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "daemon/metrics/cpu_list.hpp"
+#include "base/range_list.hpp"
 #include "daemon/metrics/text_file.hpp"
 
 namespace nb::metrics::testing {

@@ -1,4 +1,4 @@
-#include "daemon/metrics/cpu_list.hpp"
+#include "daemon/metrics/cpu_nodes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,32 +6,6 @@
 
 namespace nb::metrics {
 namespace {
-
-struct CpuListCase {
-  const char* text;
-  std::set<int> cpus;
-};
-
-TEST(ParseCpuList, ReadsRangesSinglesAndTheEmptyList) {
-  const CpuListCase cases[] = {
-      {"0-3", {0, 1, 2, 3}},
-      {"0,4", {0, 4}},
-      {"0-1,8,10-11\n", {0, 1, 8, 10, 11}},
-      {"", {}},
-      {"\n", {}},
-  };
-  for (const auto& c : cases) {
-    auto cpus = parse_cpu_list(c.text);
-    ASSERT_TRUE(cpus.ok()) << c.text;
-    EXPECT_EQ(*cpus, c.cpus) << c.text;
-  }
-}
-
-TEST(ParseCpuList, RejectsGarbage) {
-  for (const char* garbage : {"a", "3-1", "1-", "-1", "1,,2", "1,", "0-99999999", "1 2"}) {
-    EXPECT_FALSE(parse_cpu_list(garbage).ok()) << garbage;
-  }
-}
 
 TEST(NodeOfCpu, MapsEveryCpuToItsNodeAndSkipsMemoryOnlyNodes) {
   std::vector<core::Node> topology = {testing::node(0, "0-1"), testing::node(2, "2,3"),
