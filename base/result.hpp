@@ -19,11 +19,13 @@ struct Error {
 
 Error make_error(int code, std::string context);
 
-template <typename T>
+// `E` is the failure's type: `Error` at every system boundary; the policy in core/ uses its own
+// refusal, which carries a decision status instead of an errno.
+template <typename T, typename E = Error>
 class [[nodiscard]] Result {
  public:
   Result(T value) : state_(std::move(value)) {}
-  Result(Error error) : state_(std::move(error)) {}
+  Result(E error) : state_(std::move(error)) {}
 
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -36,10 +38,10 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { return std::get<1>(state_); }
+  const E& error() const { return std::get<1>(state_); }
 
  private:
-  std::variant<T, Error> state_;
+  std::variant<T, E> state_;
 };
 
 // For operations that produce nothing but can fail.

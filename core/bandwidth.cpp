@@ -37,7 +37,7 @@ BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfi
           said + " <= bandwidth_medium_ratio " + format_number(config.bandwidth_medium_ratio)};
 }
 
-Regulation regulate_by_bandwidth(const Readings& readings, PressureLevel level,
+Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLevel level,
                                  BandwidthLevel bandwidth, std::vector<Candidate> by_distance) {
   Regulation regulation;
   const Reading& hottest = readings.hottest();
@@ -62,15 +62,14 @@ Regulation regulate_by_bandwidth(const Readings& readings, PressureLevel level,
   if (bandwidth == BandwidthLevel::medium) {
     // Traffic from the hot node's CPUs is likely landing on the busiest node: spread that node's
     // memory to the quietest node it can reach.
-    CandidateList quietest = candidates_by_bandwidth(readings, busiest);
-    if (quietest.error) {
-      regulation.error = std::move(quietest.error);
-      return regulation;
+    Candidates quietest = candidates_by_bandwidth(readings, busiest);
+    if (!quietest) {
+      return quietest.error();
     }
-    if (!quietest.candidates.empty()) {
-      quietest.candidates.resize(1);
+    if (!quietest->empty()) {
+      quietest->resize(1);
     }
-    regulation.candidates = std::move(quietest.candidates);
+    regulation.candidates = std::move(*quietest);
     regulation.why = "bandwidth pressure: memory leaves node " + std::to_string(busiest.id()) +
                      " (most bandwidth) for the node with the least bandwidth";
     return regulation;

@@ -3,7 +3,6 @@
 // leaves from. A latency spike on a node that carries little traffic is usually caused by
 // cross-node access from its CPUs (or, on some AMD parts, faked); moving its memory would not help.
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +25,10 @@ struct Regulation {
   const Reading* source = nullptr;
   bool bandwidth_pressure = false;
   std::vector<Candidate> candidates;  // ordered, before the destination filter
-  std::optional<std::string> error;
 };
 
 // `by_distance` are the candidates seen from the max-latency node.
-Regulation regulate_by_bandwidth(const Readings& readings, PressureLevel level,
+Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLevel level,
                                  BandwidthLevel bandwidth, std::vector<Candidate> by_distance);
 
 }  // namespace nb::core

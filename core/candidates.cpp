@@ -9,21 +9,20 @@ namespace nb::core {
 
 namespace {
 
-CandidateList collect(const Readings& readings, const Reading& from) {
-  CandidateList list;
-  list.candidates.reserve(readings.nodes.size());
+Candidates collect(const Readings& readings, const Reading& from) {
+  std::vector<Candidate> list;
+  list.reserve(readings.nodes.size());
   for (const Reading& reading : readings.nodes) {
     if (reading.id() == from.id()) {
       continue;
     }
     auto distance = from.node->distance.find(reading.id());
     if (distance == from.node->distance.end()) {
-      list.error = "node " + std::to_string(from.id()) + " has no distance to node " +
-                   std::to_string(reading.id());
-      list.candidates.clear();
-      return list;
+      return Refusal{DecisionStatus::failed, "node " + std::to_string(from.id()) +
+                                                 " has no distance to node " +
+                                                 std::to_string(reading.id())};
     }
-    list.candidates.push_back(
+    list.push_back(
         Candidate{reading.id(), distance->second, reading.read_latency_ns, reading.bandwidth_gbps});
   }
   return list;
@@ -31,9 +30,12 @@ CandidateList collect(const Readings& readings, const Reading& from) {
 
 }  // namespace
 
-CandidateList candidates_by_distance(const Readings& readings, const Reading& from) {
-  CandidateList list = collect(readings, from);
-  std::sort(list.candidates.begin(), list.candidates.end(),
+Candidates candidates_by_distance(const Readings& readings, const Reading& from) {
+  Candidates list = collect(readings, from);
+  if (!list) {
+    return list;
+  }
+  std::sort(list->begin(), list->end(),
             [](const Candidate& a, const Candidate& b) {
               return std::tie(a.distance, a.read_latency_ns, a.id) <
                      std::tie(b.distance, b.read_latency_ns, b.id);
@@ -41,9 +43,12 @@ CandidateList candidates_by_distance(const Readings& readings, const Reading& fr
   return list;
 }
 
-CandidateList candidates_by_bandwidth(const Readings& readings, const Reading& from) {
-  CandidateList list = collect(readings, from);
-  std::sort(list.candidates.begin(), list.candidates.end(),
+Candidates candidates_by_bandwidth(const Readings& readings, const Reading& from) {
+  Candidates list = collect(readings, from);
+  if (!list) {
+    return list;
+  }
+  std::sort(list->begin(), list->end(),
             [](const Candidate& a, const Candidate& b) {
               return std::tie(a.bandwidth_gbps, a.distance, a.id) <
                      std::tie(b.bandwidth_gbps, b.distance, b.id);

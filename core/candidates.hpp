@@ -4,7 +4,6 @@
 // the node itself at 10, so the source ranked first as its own nearest "candidate"; here the
 // source is never a candidate.
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,16 +18,14 @@ struct Candidate {
   double bandwidth_gbps = 0;
 };
 
-struct CandidateList {
-  std::vector<Candidate> candidates;
-  std::optional<std::string> error;  // a node missing from the distance row
-};
+// Refused (failed) when a node is missing from `from`'s distance row.
+using Candidates = Refused<std::vector<Candidate>>;
 
 // Nearest first; then lowest latency; then lowest id, so equal rows order the same every round.
-CandidateList candidates_by_distance(const Readings& readings, const Reading& from);
+Candidates candidates_by_distance(const Readings& readings, const Reading& from);
 
 // Lowest bandwidth first; then nearest; then lowest id.
-CandidateList candidates_by_bandwidth(const Readings& readings, const Reading& from);
+Candidates candidates_by_bandwidth(const Readings& readings, const Reading& from);
 
 std::string describe_candidates(const std::vector<Candidate>& candidates);
 

@@ -2,7 +2,6 @@
 
 #include <string>
 #include <utility>
-#include <variant>
 
 #include "core/bandwidth.hpp"
 #include "core/candidates.hpp"
@@ -26,6 +25,10 @@ Decision& end_round(Decision& decision, DecisionStatus status, std::string reaso
   decision.explanation.push_back("result: " + std::string(to_string(status)) +
                                  (decision.reason.empty() ? "" : ", " + decision.reason));
   return decision;
+}
+
+Decision& end_round(Decision& decision, const Refusal& refusal) {
+  return end_round(decision, refusal.status, refusal.reason);
 }
 
 std::string describe_result(const Decision& decision) {
@@ -54,43 +57,44 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   decision.threshold = config.migrate_threshold;
   Notes notes(decision.explanation, options.explain);
 
-  auto metrics = read_metrics(snapshot);
-  if (auto* refusal = std::get_if<Refusal>(&metrics)) {
-    return end_round(decision, refusal->status, std::move(refusal->reason));
+  const Refused<Readings> metrics = read_metrics(snapshot);
+  if (!metrics) {
+    return end_round(decision, metrics.error());
   }
-  const Readings& readings = std::get<Readings>(metrics);
+  const Readings& readings = *metrics;
   const Reading& hottest = readings.hottest();
   notes.add("metrics: node " + std::to_string(hottest.id()) + " has the highest read latency (" +
             format_number(hottest.read_latency_ns) + " ns), node " +
             std::to_string(readings.busiest().id()) + " the most bandwidth (" +
             format_number(readings.busiest().bandwidth_gbps) + " GB/s)");
 
-  CandidateList nearby = candidates_by_distance(readings, hottest);
-  if (nearby.error) {
-    return end_round(decision, DecisionStatus::failed, std::move(*nearby.error));
+  Candidates nearby = candidates_by_distance(readings, hottest);
+  if (!nearby) {
+    return end_round(decision, nearby.error());
   }
   notes.add("candidates from node " + std::to_string(hottest.id()) + ": " +
-            describe_candidates(nearby.candidates));
+            describe_candidates(*nearby));
 
-  const Pressure pressure = assess_pressure(hottest, nearby.candidates, config);
+  const Pressure pressure = assess_pressure(hottest, *nearby, config);
   decision.level = pressure.level;
   notes.add("pressure: " + std::string(to_string(pressure.level)) + ", " + pressure.why);
   if (pressure.level == PressureLevel::none) {
     return end_round(decision, DecisionStatus::idle, "no latency pressure");
   }
   decision.source_node = hottest.id();
-  if (nearby.candidates.empty()) {
+  if (nearby->empty()) {
     return end_round(decision, DecisionStatus::failed, "no destination node");
   }
 
   const BandwidthAssessment bandwidth = assess_bandwidth(readings, config);
   decision.bandwidth_level = bandwidth.level;
   notes.add("bandwidth: " + std::string(to_string(bandwidth.level)) + ", " + bandwidth.why);
-  Regulation regulation = regulate_by_bandwidth(readings, pressure.level, bandwidth.level,
-                                                std::move(nearby.candidates));
-  if (regulation.error) {
-    return end_round(decision, DecisionStatus::failed, std::move(*regulation.error));
+  Refused<Regulation> regulated = regulate_by_bandwidth(readings, pressure.level, bandwidth.level,
+                                                        std::move(*nearby));
+  if (!regulated) {
+    return end_round(decision, regulated.error());
   }
+  Regulation& regulation = *regulated;
   if (regulation.cancelled) {
     return end_round(decision, DecisionStatus::idle, std::move(regulation.why));
   }

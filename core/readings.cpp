@@ -17,7 +17,7 @@ namespace {
 
 // Which nodes lack a metric: all of them means no provider answers on this host (a VM, say),
 // which is `no_metrics`; only some means a provider broke, which must not be mistaken for calm.
-std::variant<std::monostate, Refusal> check_metric(const Snapshot& snapshot, const char* metric,
+Refused<Ok> check_metric(const Snapshot& snapshot, const char* metric,
                                                    std::optional<double> Node::*field) {
   const Node* first_missing = nullptr;
   std::size_t missing = 0;
@@ -30,7 +30,7 @@ std::variant<std::monostate, Refusal> check_metric(const Snapshot& snapshot, con
     }
   }
   if (missing == 0) {
-    return std::monostate{};
+    return Ok{};
   }
   if (missing == snapshot.nodes.size()) {
     return Refusal{DecisionStatus::no_metrics, std::string("no node has a ") + metric};
@@ -41,15 +41,14 @@ std::variant<std::monostate, Refusal> check_metric(const Snapshot& snapshot, con
 
 }  // namespace
 
-std::variant<Readings, Refusal> read_metrics(const Snapshot& snapshot) {
+Refused<Readings> read_metrics(const Snapshot& snapshot) {
   if (snapshot.nodes.empty()) {
     return Refusal{DecisionStatus::failed, "the snapshot has no nodes"};
   }
   for (auto [metric, field] : {std::pair{"read latency", &Node::read_latency_ns},
                                std::pair{"bandwidth", &Node::bandwidth_gbps}}) {
-    auto checked = check_metric(snapshot, metric, field);
-    if (auto* refusal = std::get_if<Refusal>(&checked)) {
-      return std::move(*refusal);
+    if (auto checked = check_metric(snapshot, metric, field); !checked) {
+      return checked.error();
     }
   }
 

@@ -4,10 +4,10 @@
 
 #include <cstddef>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "core/decision.hpp"
+#include "core/refusal.hpp"
 #include "core/snapshot.hpp"
 
 namespace nb::core {
@@ -30,12 +30,6 @@ struct Readings {
   const Reading* find(NodeId id) const;
 };
 
-// Why a round ends early: the status and the reason the decision carries.
-struct Refusal {
-  DecisionStatus status = DecisionStatus::failed;
-  std::string reason;
-};
-
-std::variant<Readings, Refusal> read_metrics(const Snapshot& snapshot);
+Refused<Readings> read_metrics(const Snapshot& snapshot);
 
 }  // namespace nb::core
