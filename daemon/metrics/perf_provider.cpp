@@ -59,6 +59,39 @@ std::optional<Advance> advance(const PerfCount& before, const PerfCount& after) 
   return Advance{count, static_cast<double>(after.time_enabled_ns - before.time_enabled_ns) / 1e9};
 }
 
+// The first family with a PMU on this host, and that family's PMU names.
+std::pair<const PmuFamily*, std::vector<std::string>> find_family(const fs::path& devices) {
+  for (const auto& family : families()) {
+    if (auto pmus = find_pmus(devices, family.prefix); !pmus.empty()) {
+      return {&family, std::move(pmus)};
+    }
+  }
+  return {nullptr, {}};
+}
+
+struct Event {
+  std::string name;  // empty when the configured encoding is used
+  std::string encoding;
+};
+
+// A role's event on one PMU: the configured encoding, else the first known name sysfs lists. The
+// error's context says what was looked for, for the caller to put in its message.
+Result<Event> resolve_event(const Pmu& pmu, const std::vector<std::string_view>& names,
+                            const std::string& configured) {
+  if (!configured.empty()) {
+    return Event{"", configured};
+  }
+  std::string looked_for;
+  for (auto name : names) {
+    if (auto found = pmu.events.find(std::string(name)); found != pmu.events.end()) {
+      return Event{found->first, found->second};
+    }
+    looked_for += (looked_for.empty() ? "" : ", ") + std::string(name);
+  }
+  return make_error(
+      0, looked_for.empty() ? "none is known for this PMU" : "sysfs lists none of " + looked_for);
+}
+
 }  // namespace
 
 PerfProvider::PerfProvider(Metric metric, const std::filesystem::path& host_root,
@@ -91,15 +124,7 @@ void PerfProvider::close_counters() {
 }
 
 Status PerfProvider::open_counters() {
-  const PmuFamily* family = nullptr;
-  std::vector<std::string> pmus;
-  for (const auto& candidate : families()) {
-    pmus = find_pmus(devices_, candidate.prefix);
-    if (!pmus.empty()) {
-      family = &candidate;
-      break;
-    }
-  }
+  auto [family, pmus] = find_family(devices_);
   if (family == nullptr) {
     return make_error(0, "no memory-controller PMU (uncore_imc_*, amd_umc_*) under " +
                              devices_.string() + ": the counters are not exposed here");
@@ -133,26 +158,13 @@ Status PerfProvider::open_counters() {
       return pmu.error();
     }
     for (const auto& spec : roles) {
-      std::string event_name;
-      std::string encoding = *spec.encoding;
-      for (auto name : *spec.names) {
-        auto found = pmu->events.find(std::string(name));
-        if (encoding.empty() && found != pmu->events.end()) {
-          event_name = found->first;
-          encoding = found->second;
-        }
-      }
-      if (encoding.empty()) {
-        std::string looked_for;
-        for (auto name : *spec.names) {
-          looked_for += (looked_for.empty() ? "" : ", ") + std::string(name);
-        }
+      auto event = resolve_event(*pmu, *spec.names, *spec.encoding);
+      if (!event) {
         return make_error(0, pmu_name + ": no " + std::string(spec.what) + " event (" +
-                                 (looked_for.empty() ? "none is known for this PMU"
-                                                     : "sysfs lists none of " + looked_for) +
-                                 ") and [metrics.perf] " + std::string(spec.option) +
-                                 " is not set");
+                                 event.error().context + ") and [metrics.perf] " +
+                                 std::string(spec.option) + " is not set");
       }
+      const auto& [event_name, encoding] = *event;
       auto config = pmu->encode(encoding);
       if (!config) {
         return config.error();

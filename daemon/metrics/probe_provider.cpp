@@ -71,6 +71,52 @@ struct ProbedNode {
   ChaseBuffer buffer;
 };
 
+// Every node a buffer of its own, bound to it, and the CPUs that read it; or why not. Runs on the
+// sampler thread, which it leaves pinned to the last node set up.
+struct ProbeSetup {
+  std::vector<ProbedNode> probed;
+  std::map<NodeId, std::string> failures;
+};
+
+ProbeSetup set_up_nodes(const std::vector<core::Node>& topology,
+                        const std::vector<int>& allowed_cpus, Bytes buffer_bytes) {
+  ProbeSetup setup;
+  std::set<int> allowed(allowed_cpus.begin(), allowed_cpus.end());
+  for (const auto& node : topology) {
+    auto from = probing_node(node.id, topology);
+    if (!from) {
+      setup.failures[node.id] =
+          "node " + std::to_string(node.id) + " has no node with CPUs near it";
+      continue;
+    }
+    auto from_node = std::find_if(topology.begin(), topology.end(),
+                                  [&](const core::Node& n) { return n.id == *from; });
+    auto cpus = parse_cpu_list(from_node->cpus);
+    std::vector<int> usable;
+    if (cpus) {
+      std::set_intersection(cpus->begin(), cpus->end(), allowed.begin(), allowed.end(),
+                            std::back_inserter(usable));
+    }
+    if (usable.empty()) {
+      setup.failures[node.id] = "node " + std::to_string(node.id) + ": no CPU of node " +
+                                std::to_string(*from) + " is in the daemon's affinity";
+      continue;
+    }
+    if (auto pinned = pin_to(usable); !pinned) {
+      setup.failures[node.id] = "node " + std::to_string(node.id) + ": " + pinned.error().message();
+      continue;
+    }
+    auto buffer = ChaseBuffer::create(node.id, buffer_bytes,
+                                      0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(node.id));
+    if (!buffer) {
+      setup.failures[node.id] = buffer.error().message();
+      continue;
+    }
+    setup.probed.push_back(ProbedNode{node.id, std::move(usable), std::move(*buffer)});
+  }
+  return setup;
+}
+
 }  // namespace
 
 std::optional<NodeId> probing_node(NodeId node, const std::vector<core::Node>& topology) {
@@ -120,40 +166,7 @@ ProbeProvider::Stats ProbeProvider::stats() const {
 void ProbeProvider::run(std::stop_token stop) {
   auto started = std::chrono::steady_clock::now();
   auto cpu_at_start = thread_cpu_time();
-  std::vector<ProbedNode> probed;
-  std::map<NodeId, std::string> failures;
-  std::set<int> allowed(allowed_cpus_.begin(), allowed_cpus_.end());
-  for (const auto& node : topology_) {
-    auto from = probing_node(node.id, topology_);
-    if (!from) {
-      failures[node.id] = "node " + std::to_string(node.id) + " has no node with CPUs near it";
-      continue;
-    }
-    auto from_node = std::find_if(topology_.begin(), topology_.end(),
-                                  [&](const core::Node& n) { return n.id == *from; });
-    auto cpus = parse_cpu_list(from_node->cpus);
-    std::vector<int> usable;
-    if (cpus) {
-      std::set_intersection(cpus->begin(), cpus->end(), allowed.begin(), allowed.end(),
-                            std::back_inserter(usable));
-    }
-    if (usable.empty()) {
-      failures[node.id] = "node " + std::to_string(node.id) + ": no CPU of node " +
-                          std::to_string(*from) + " is in the daemon's affinity";
-      continue;
-    }
-    if (auto pinned = pin_to(usable); !pinned) {
-      failures[node.id] = "node " + std::to_string(node.id) + ": " + pinned.error().message();
-      continue;
-    }
-    auto buffer = ChaseBuffer::create(node.id, config_.buffer_bytes,
-                                      0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(node.id));
-    if (!buffer) {
-      failures[node.id] = buffer.error().message();
-      continue;
-    }
-    probed.push_back(ProbedNode{node.id, std::move(usable), std::move(*buffer)});
-  }
+  auto [probed, failures] = set_up_nodes(topology_, allowed_cpus_, config_.buffer_bytes);
   auto setup_cpu = thread_cpu_time() - cpu_at_start;
   if (probed.empty()) {
     std::lock_guard lock(mutex_);
