@@ -1,7 +1,7 @@
-# A library per folder: every .cpp directly in DIR. Sources are globbed so that adding a file
+# A library per folder: every .cpp in DIR and its subfolders. Sources are globbed so that adding a file
 # to a folder needs no edit here; CONFIGURE_DEPENDS re-globs on each build.
 function(nb_add_library name dir)
-  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
   if(NOT sources)
     # A folder whose concept is still header-only still gets a target others can link.
     set(sources ${PROJECT_BINARY_DIR}/empty_${name}.cpp)
@@ -19,7 +19,7 @@ function(nb_add_test_suite name dir)
   if(NOT suite_LABEL)
     set(suite_LABEL unit)
   endif()
-  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
   if(NOT sources)
     return()
   endif()

@@ -20,10 +20,10 @@
 
 #include "actuator/linux_memory_syscalls.hpp"
 #include "actuator/migration_job.hpp"
+#include "base/parse_units.hpp"
 #include "daemon/cli/commands.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/config/load.hpp"
-#include "daemon/config/parse_units.hpp"
 #include "daemon/host/cgroup_layout.hpp"
 
 namespace nb::cli {
@@ -231,7 +231,7 @@ int run_migrate(const MigrateOptions& options, const GlobalOptions& global) {
     return fail("--rate must be 0 (unlimited) or more");
   }
   if (!options.max_bytes.empty()) {
-    auto size = config::parse_size(options.max_bytes);
+    auto size = parse_size(options.max_bytes);
     if (!size.ok()) {
       return fail("--max-bytes: " + size.error().message());
     }

@@ -3,10 +3,10 @@
 #include <cerrno>
 #include <fstream>
 
+#include "base/parse_units.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
-#include "daemon/config/parse_units.hpp"
 
 namespace nb::codec {
 
@@ -134,7 +134,7 @@ Result<AuditEntries> read_audit_log(const std::filesystem::path& file,
 }
 
 Result<TimePoint> parse_since(std::string_view text, TimePoint now) {
-  if (auto duration = config::parse_duration(text)) {
+  if (auto duration = parse_duration(text)) {
     return now - duration.value();
   }
   if (auto time = parse_time(text)) {

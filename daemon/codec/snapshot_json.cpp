@@ -7,9 +7,9 @@
 #include <set>
 #include <unordered_set>
 
+#include "base/parse_units.hpp"
 #include "daemon/codec/history_json.hpp"
 #include "daemon/codec/json_reader.hpp"
-#include "daemon/config/parse_units.hpp"
 #include "daemon/config/validate.hpp"
 
 namespace nb::codec {
@@ -144,7 +144,7 @@ using PolicySetter = void (*)(core::PolicyConfig&, const json&, std::string_view
 
 Bytes read_size(const json& value, std::string_view path) {
   if (value.is_string()) {
-    auto size = config::parse_size(value.get<std::string>());
+    auto size = parse_size(value.get<std::string>());
     if (!size.ok()) {
       reader::fail(path, size.error().message());
     }
@@ -162,7 +162,7 @@ Duration read_duration(const json& value, std::string_view path) {
     reader::fail(path, "expected a duration string such as \"30s\", got " +
                            std::string(reader::type_name(value)));
   }
-  auto duration = config::parse_duration(value.get<std::string>());
+  auto duration = parse_duration(value.get<std::string>());
   if (!duration.ok()) {
     reader::fail(path, duration.error().message());
   }

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/config/parse_units.hpp"
+#include "base/parse_units.hpp"
 #include "daemon/config/validate.hpp"
 
 namespace nb::config {

@@ -9,7 +9,7 @@
 #include <set>
 #include <utility>
 
-#include "daemon/config/parse_units.hpp"
+#include "base/parse_units.hpp"
 
 namespace nb::config {
 namespace {
@@ -163,7 +163,7 @@ void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
   for (const Bound& bound : bounds) {
     if (bound.min >= 0 && bound.max >= 0 && bound.min > bound.max) {
       check.fail(fmt::format("policy.{}", bound.min_key),
-                 fmt::format("must not exceed {} ({})", bound.max_key, format_size(bound.max)));
+                 fmt::format("must not exceed {} ({})", bound.max_key, exact_size_text(bound.max)));
     }
   }
 

@@ -1,12 +1,10 @@
 #include "daemon/host/policy_json.hpp"
 
-#include "daemon/config/parse_units.hpp"
+#include "base/parse_units.hpp"
 
 namespace nb::host {
 
 nlohmann::json policy_overrides_json(const core::PolicyConfig& policy) {
-  using config::format_duration;
-  using config::format_size;
   return {
       {"grace_read_latency_ns", policy.grace_read_latency_ns},
       {"force_read_latency_ns", policy.force_read_latency_ns},
@@ -16,18 +14,18 @@ nlohmann::json policy_overrides_json(const core::PolicyConfig& policy) {
       {"force_gap_ratio", policy.force_gap_ratio},
       {"bandwidth_high_ratio", policy.bandwidth_high_ratio},
       {"bandwidth_medium_ratio", policy.bandwidth_medium_ratio},
-      {"container_min_bytes", format_size(policy.container_min_bytes)},
-      {"container_max_bytes", format_size(policy.container_max_bytes)},
-      {"reclaim_container_min_bytes", format_size(policy.reclaim_container_min_bytes)},
-      {"reclaim_container_max_bytes", format_size(policy.reclaim_container_max_bytes)},
-      {"round_max_bytes", format_size(policy.round_max_bytes)},
-      {"reclaim_round_max_bytes", format_size(policy.reclaim_round_max_bytes)},
-      {"reclaim_round_enough_bytes", format_size(policy.reclaim_round_enough_bytes)},
+      {"container_min_bytes", exact_size_text(policy.container_min_bytes)},
+      {"container_max_bytes", exact_size_text(policy.container_max_bytes)},
+      {"reclaim_container_min_bytes", exact_size_text(policy.reclaim_container_min_bytes)},
+      {"reclaim_container_max_bytes", exact_size_text(policy.reclaim_container_max_bytes)},
+      {"round_max_bytes", exact_size_text(policy.round_max_bytes)},
+      {"reclaim_round_max_bytes", exact_size_text(policy.reclaim_round_max_bytes)},
+      {"reclaim_round_enough_bytes", exact_size_text(policy.reclaim_round_enough_bytes)},
       {"supported_pools", policy.supported_pools},
       {"reclaim_pool", policy.reclaim_pool},
       {"migrate_threshold", policy.migrate_threshold},
-      {"min_interval", format_duration(policy.min_interval)},
-      {"ping_pong_window", format_duration(policy.ping_pong_window)},
+      {"min_interval", exact_duration_text(policy.min_interval)},
+      {"ping_pong_window", exact_duration_text(policy.ping_pong_window)},
   };
 }
 

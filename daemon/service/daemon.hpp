@@ -16,21 +16,21 @@
 #include <vector>
 
 #include "actuator/migration_job.hpp"
+#include "base/result.hpp"
 #include "core/decision.hpp"
 #include "core/history.hpp"
-#include "base/result.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/config/load.hpp"
-#include "daemon/service/admin_server.hpp"
-#include "daemon/service/audit_log.hpp"
-#include "daemon/service/command_table.hpp"
+#include "daemon/service/admin/admin_server.hpp"
+#include "daemon/service/admin/command_table.hpp"
 #include "daemon/service/eviction.hpp"
+#include "daemon/service/export/audit_log.hpp"
+#include "daemon/service/export/metrics_export.hpp"
+#include "daemon/service/export/textfile_export.hpp"
 #include "daemon/service/instance_lock.hpp"
-#include "daemon/service/metrics_export.hpp"
 #include "daemon/service/sd_notify.hpp"
-#include "daemon/service/textfile_export.hpp"
 
 namespace nb::service {
 

@@ -2,15 +2,12 @@
 
 #include <cstdio>
 
-#include "daemon/config/parse_units.hpp"
+#include "base/parse_units.hpp"
 #include "daemon/host/policy_json.hpp"
 
 namespace nb::service {
 
 namespace {
-
-using config::format_duration;
-using config::format_size;
 
 std::string octal_mode(unsigned mode) {
   char text[16];
@@ -30,7 +27,7 @@ nlohmann::json effective_config_json(const config::Config& c) {
   const auto& m = c.metrics;
   return {
       {"daemon",
-       {{"interval", format_duration(c.daemon.interval)},
+       {{"interval", exact_duration_text(c.daemon.interval)},
         {"dry_run", c.daemon.dry_run},
         {"log_level", c.daemon.log_level},
         {"state_dir", c.daemon.state_dir},
@@ -40,8 +37,8 @@ nlohmann::json effective_config_json(const config::Config& c) {
         {"socket_mode", octal_mode(c.admin.socket_mode)},
         {"admin_group", c.admin.admin_group},
         {"max_clients", c.admin.max_clients},
-        {"max_request_bytes", format_size(c.admin.max_request_bytes)},
-        {"idle_timeout", format_duration(c.admin.idle_timeout)}}},
+        {"max_request_bytes", exact_size_text(c.admin.max_request_bytes)},
+        {"idle_timeout", exact_duration_text(c.admin.idle_timeout)}}},
       {"policy", host::policy_overrides_json(c.policy)},
       {"pool", pools},
       {"metrics",
@@ -50,38 +47,38 @@ nlohmann::json effective_config_json(const config::Config& c) {
         {"file",
          {{"path", m.file.path},
           {"format", m.file.format},
-          {"max_age", format_duration(m.file.max_age)},
+          {"max_age", exact_duration_text(m.file.max_age)},
           {"latency_metric", m.file.latency_metric},
           {"bandwidth_metric", m.file.bandwidth_metric}}},
         {"probe",
-         {{"buffer_bytes", format_size(m.probe.buffer_bytes)},
+         {{"buffer_bytes", exact_size_text(m.probe.buffer_bytes)},
           {"loads_per_sample", m.probe.loads_per_sample},
-          {"sample_interval", format_duration(m.probe.sample_interval)},
+          {"sample_interval", exact_duration_text(m.probe.sample_interval)},
           {"cpu_budget", m.probe.cpu_budget}}},
         {"perf",
-         {{"window", format_duration(m.perf.window)},
+         {{"window", exact_duration_text(m.perf.window)},
           {"read_event", m.perf.read_event},
           {"write_event", m.perf.write_event},
           {"queue_occupancy_event", m.perf.queue_occupancy_event},
           {"queue_inserts_event", m.perf.queue_inserts_event},
           {"clock_event", m.perf.clock_event}}},
-        {"resctrl", {{"window", format_duration(m.resctrl.window)}}}}},
+        {"resctrl", {{"window", exact_duration_text(m.resctrl.window)}}}}},
       {"actuator",
        {{"rate_limit", c.actuator.rate_limit_mib_per_s},
-        {"call_target", format_duration(c.actuator.call_target)},
+        {"call_target", exact_duration_text(c.actuator.call_target)},
         {"move_shared", c.actuator.move_shared},
         {"min_free_bytes", c.actuator.min_free_bytes
-                               ? nlohmann::json(format_size(*c.actuator.min_free_bytes))
+                               ? nlohmann::json(exact_size_text(*c.actuator.min_free_bytes))
                                : nlohmann::json("auto")},
-        {"job_deadline", format_duration(c.actuator.job_deadline)}}},
+        {"job_deadline", exact_duration_text(c.actuator.job_deadline)}}},
       {"eviction",
        {{"action", c.eviction.action},
         {"exec", c.eviction.exec},
-        {"timeout", format_duration(c.eviction.timeout)}}},
+        {"timeout", exact_duration_text(c.eviction.timeout)}}},
       {"export",
        {{"textfile", c.export_.textfile},
         {"audit_log", c.export_.audit_log},
-        {"audit_log_max_bytes", format_size(c.export_.audit_log_max_bytes)}}},
+        {"audit_log_max_bytes", exact_size_text(c.export_.audit_log_max_bytes)}}},
   };
 }
 

@@ -11,7 +11,7 @@
 #include "base/units.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
-#include "daemon/service/command_table.hpp"
+#include "daemon/service/admin/command_table.hpp"
 
 namespace nb::service {
 

@@ -10,8 +10,8 @@
 #include <future>
 #include <thread>
 
-#include "daemon/service/admin_server.hpp"
-#include "daemon/service/command_table.hpp"
+#include "daemon/service/admin/admin_server.hpp"
+#include "daemon/service/admin/command_table.hpp"
 #include "tests/daemon/service/socket_client.hpp"
 #include "tests/support/temp_tree.hpp"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/parse_units.hpp"
 #include "daemon/config/load.hpp"
-#include "daemon/config/parse_units.hpp"
 #include "daemon/config/validate.hpp"
 #include "tests/support/temp_tree.hpp"
 
@@ -41,7 +41,7 @@ std::string text(const std::string& value) {
   return '"' + value + '"';
 }
 std::string text(Duration value) {
-  return format_duration(value);
+  return exact_duration_text(value);
 }
 std::string text(const std::vector<std::string>& values) {
   std::string joined = "[";
@@ -51,10 +51,10 @@ std::string text(const std::vector<std::string>& values) {
   return joined + "]";
 }
 std::string size_text(Bytes value) {
-  return format_size(value);
+  return exact_size_text(value);
 }
 std::string size_text(const std::optional<Bytes>& value) {
-  return value ? format_size(*value) : "unset";
+  return value ? exact_size_text(*value) : "unset";
 }
 
 const std::vector<Field>& all_fields() {

@@ -6,7 +6,7 @@
 
 #include "daemon/codec/audit_log.hpp"
 #include "tests/daemon/service/daemon_harness.hpp"
-#include "tests/daemon/service/exposition_validator.hpp"
+#include "tests/daemon/service/export/exposition_validator.hpp"
 
 namespace nb::service {
 namespace {

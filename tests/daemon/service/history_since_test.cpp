@@ -5,7 +5,7 @@
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
-#include "daemon/service/audit_log.hpp"
+#include "daemon/service/export/audit_log.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::service {

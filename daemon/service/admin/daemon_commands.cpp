@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/parse_units.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
 #include "daemon/config/logging.hpp"
-#include "daemon/config/parse_units.hpp"
 #include "daemon/service/daemon.hpp"
 #include "daemon/service/daemon_job.hpp"
 #include "daemon/service/effective_config.hpp"
@@ -303,7 +303,7 @@ CommandOutcome Daemon::manual_migrate(const json& args) {
     if (max->is_number_integer() && max->get<long long>() > 0) {
       options.budget = max->get<Bytes>();
     } else if (max->is_string()) {
-      auto parsed = config::parse_size(max->get<std::string>());
+      auto parsed = parse_size(max->get<std::string>());
       if (!parsed || parsed.value() <= 0) {
         return bad_request("\"max_bytes\": " +
                            (parsed ? std::string("must be positive") : parsed.error().message()));

@@ -12,7 +12,7 @@
 
 #include "base/result.hpp"
 #include "daemon/config/config.hpp"
-#include "daemon/service/failure_log.hpp"
+#include "daemon/service/export/failure_log.hpp"
 
 namespace nb::service {
 

@@ -1,11 +1,11 @@
-#include "daemon/config/parse_units.hpp"
+#include "base/parse_units.hpp"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <string>
 
-namespace nb::config {
+namespace nb {
 namespace {
 
 using namespace std::chrono_literals;
@@ -139,7 +139,7 @@ struct FormatSizeCase {
 class FormatSize : public ::testing::TestWithParam<FormatSizeCase> {};
 
 TEST_P(FormatSize, UsesTheLargestExactUnit) {
-  EXPECT_EQ(format_size(GetParam().bytes), GetParam().text);
+  EXPECT_EQ(exact_size_text(GetParam().bytes), GetParam().text);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -151,8 +151,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(FormatSize, RoundTripsThroughParseSize) {
   for (Bytes bytes : {Bytes{0}, Bytes{1}, Bytes{4095}, 128 * kMiB, 15 * kGiB + kKiB, 3 * kGiB}) {
-    auto parsed = parse_size(format_size(bytes));
-    ASSERT_TRUE(parsed.ok()) << format_size(bytes);
+    auto parsed = parse_size(exact_size_text(bytes));
+    ASSERT_TRUE(parsed.ok()) << exact_size_text(bytes);
     EXPECT_EQ(*parsed, bytes);
   }
 }
@@ -165,7 +165,7 @@ struct FormatDurationCase {
 class FormatDuration : public ::testing::TestWithParam<FormatDurationCase> {};
 
 TEST_P(FormatDuration, UsesTheLargestExactUnit) {
-  EXPECT_EQ(format_duration(GetParam().duration), GetParam().text);
+  EXPECT_EQ(exact_duration_text(GetParam().duration), GetParam().text);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -176,11 +176,11 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(FormatDuration, RoundTripsThroughParseDuration) {
   for (Duration duration : {Duration{0}, Duration{1}, Duration{61'000}, Duration{7'200'000}}) {
-    auto parsed = parse_duration(format_duration(duration));
-    ASSERT_TRUE(parsed.ok()) << format_duration(duration);
+    auto parsed = parse_duration(exact_duration_text(duration));
+    ASSERT_TRUE(parsed.ok()) << exact_duration_text(duration);
     EXPECT_EQ(parsed->count(), duration.count());
   }
 }
 
 }  // namespace
-}  // namespace nb::config
+}  // namespace nb

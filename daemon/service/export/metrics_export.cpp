@@ -1,4 +1,4 @@
-#include "daemon/service/metrics_export.hpp"
+#include "daemon/service/export/metrics_export.hpp"
 
 #include <fmt/format.h>
 

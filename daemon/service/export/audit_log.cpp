@@ -1,4 +1,4 @@
-#include "daemon/service/audit_log.hpp"
+#include "daemon/service/export/audit_log.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "tests/daemon/service/exposition_validator.hpp"
+#include "tests/daemon/service/export/exposition_validator.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

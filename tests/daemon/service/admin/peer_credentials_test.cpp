@@ -1,4 +1,4 @@
-#include "daemon/service/peer_credentials.hpp"
+#include "daemon/service/admin/peer_credentials.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/socket.h>

@@ -1,4 +1,4 @@
-#include "daemon/config/parse_units.hpp"
+#include "base/parse_units.hpp"
 
 #include <array>
 #include <cctype>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <optional>
 
-namespace nb::config {
+namespace nb {
 namespace {
 
 struct Unit {
@@ -158,7 +158,7 @@ Result<Duration> parse_duration(std::string_view text) {
       0, prefix + "unknown unit \"" + std::string(number->unit) + "\"; expected ms, s, m or h");
 }
 
-std::string format_size(Bytes bytes) {
+std::string exact_size_text(Bytes bytes) {
   if (bytes != 0) {
     for (const Unit& unit : kSizeUnits) {
       if (bytes % unit.factor == 0) {
@@ -169,7 +169,7 @@ std::string format_size(Bytes bytes) {
   return std::to_string(bytes) + "B";
 }
 
-std::string format_duration(Duration duration) {
+std::string exact_duration_text(Duration duration) {
   auto millis = duration.count();
   if (millis == 0) {
     return "0s";
@@ -182,4 +182,4 @@ std::string format_duration(Duration duration) {
   return std::to_string(millis) + "ms";
 }
 
-}  // namespace nb::config
+}  // namespace nb

@@ -15,7 +15,7 @@
 #include "base/result.hpp"
 #include "base/units.hpp"
 #include "daemon/codec/protocol.hpp"
-#include "daemon/service/command_table.hpp"
+#include "daemon/service/admin/command_table.hpp"
 
 namespace nb::service {
 

@@ -1,4 +1,4 @@
-#include "daemon/service/failure_log.hpp"
+#include "daemon/service/export/failure_log.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,4 +1,4 @@
-#include "daemon/service/line_framer.hpp"
+#include "daemon/service/admin/line_framer.hpp"
 
 namespace nb::service {
 

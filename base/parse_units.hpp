@@ -16,15 +16,15 @@
 #include "base/result.hpp"
 #include "base/units.hpp"
 
-namespace nb::config {
+namespace nb {
 
 // Errors name the text, e.g. `invalid size "12GB": ...`.
 Result<Bytes> parse_size(std::string_view text);
 Result<Duration> parse_duration(std::string_view text);
 
 // The largest unit that divides the value exactly ("512MiB", "1536MiB"), else bytes ("1000B").
-std::string format_size(Bytes bytes);
+std::string exact_size_text(Bytes bytes);
 // The largest unit that divides the value exactly ("15m", "1500ms").
-std::string format_duration(Duration duration);
+std::string exact_duration_text(Duration duration);
 
-}  // namespace nb::config
+}  // namespace nb

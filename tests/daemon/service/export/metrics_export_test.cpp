@@ -1,11 +1,11 @@
-#include "daemon/service/metrics_export.hpp"
+#include "daemon/service/export/metrics_export.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "tests/daemon/service/exposition_validator.hpp"
+#include "tests/daemon/service/export/exposition_validator.hpp"
 
 namespace nb::service {
 namespace {

@@ -1,4 +1,4 @@
-#include "daemon/service/command_table.hpp"
+#include "daemon/service/admin/command_table.hpp"
 
 #include <exception>
 #include <stdexcept>

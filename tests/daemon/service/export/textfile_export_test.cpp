@@ -1,4 +1,4 @@
-#include "daemon/service/textfile_export.hpp"
+#include "daemon/service/export/textfile_export.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "daemon/codec/atomic_file.hpp"
-#include "daemon/service/failure_log.hpp"
+#include "daemon/service/export/failure_log.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::service {

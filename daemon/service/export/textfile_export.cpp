@@ -1,4 +1,4 @@
-#include "daemon/service/textfile_export.hpp"
+#include "daemon/service/export/textfile_export.hpp"
 
 #include "daemon/codec/atomic_file.hpp"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "base/result.hpp"
-#include "daemon/service/failure_log.hpp"
+#include "daemon/service/export/failure_log.hpp"
 
 namespace nb::service {
 

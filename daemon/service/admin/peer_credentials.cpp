@@ -1,4 +1,4 @@
-#include "daemon/service/peer_credentials.hpp"
+#include "daemon/service/admin/peer_credentials.hpp"
 
 #include <grp.h>
 #include <sys/socket.h>

@@ -1,4 +1,4 @@
-#include "daemon/service/admin_server.hpp"
+#include "daemon/service/admin/admin_server.hpp"
 
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -9,8 +9,8 @@
 #include <deque>
 #include <set>
 
-#include "daemon/service/line_framer.hpp"
-#include "daemon/service/peer_credentials.hpp"
+#include "daemon/service/admin/line_framer.hpp"
+#include "daemon/service/admin/peer_credentials.hpp"
 
 namespace nb::service {
 
