@@ -1,9 +1,12 @@
 #pragma once
-// What a reload of the configuration file came to: accepted (with the settings that only a
-// restart applies) or rejected with the problems found, the old configuration staying.
+// Reloading the configuration file: what came of it, and how a new configuration is merged into
+// the running one. The socket, the lock file and the state directory stay as they are until a
+// restart; everything else applies at once.
 
 #include <string>
 #include <vector>
+
+#include "daemon/config/config.hpp"
 
 namespace nb::service {
 
@@ -12,5 +15,10 @@ struct ReloadOutcome {
   std::vector<std::string> problems;
   std::vector<std::string> restart_needed;
 };
+
+// `next` with the settings only a restart applies put back to `current`'s; their names are
+// appended to `restart_needed`.
+config::Config merge_reloaded(const config::Config& current, config::Config next,
+                              std::vector<std::string>& restart_needed);
 
 }  // namespace nb::service

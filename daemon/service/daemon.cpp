@@ -3,56 +3,23 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
-#include <set>
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
-#include "daemon/service/report_summary.hpp"
+#include "daemon/service/job_outcome.hpp"
+#include "daemon/service/round_history.hpp"
+#include "daemon/service/round_job.hpp"
 
 namespace nb::service {
 
 namespace {
 
-// The state file holds a summary of every kept round and the full report of the newest few;
-// a full report keeps at most this many processes per container.
-constexpr std::size_t kRoundsKept = 500;
-constexpr std::size_t kFullReportsKept = 5;
-constexpr std::size_t kProcessesPerContainerKept = 100;
-constexpr auto kProgressEvery = std::chrono::milliseconds(100);
-
-std::filesystem::path state_file(const config::Config& config) {
-  return std::filesystem::path(config.daemon.state_dir) / codec::kStateFileName;
-}
-
-AdminServerOptions server_options(const config::Config& config,
-                                  const std::filesystem::path& proc_root) {
-  AdminServerOptions options;
-  options.socket_path = config.admin.socket;
-  options.socket_mode = config.admin.socket_mode;
-  options.admin_group = config.admin.admin_group;
-  options.max_clients = config.admin.max_clients;
-  options.max_request_bytes = static_cast<std::size_t>(config.admin.max_request_bytes);
-  options.idle_timeout = config.admin.idle_timeout;
-  options.proc_root = proc_root;
-  return options;
-}
-
-std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
-  std::string line = "round " + std::to_string(record.number) + ": " + record.status;
-  if (record.outcome != "none") {
-    line += " (" + record.outcome + ")";
+// systemd may be gone or never have listened; the daemon carries on either way.
+void log_unsent(const Status& sent) {
+  if (!sent) {
+    spdlog::debug("sd_notify: {}", sent.error().message());
   }
-  if (!record.reason.empty()) {
-    line += " - " + record.reason;
-  }
-  if (paused) {
-    line += " [paused]";
-  }
-  if (dry_run) {
-    line += " [dry-run]";
-  }
-  return line;
 }
 
 }  // namespace
@@ -96,28 +63,15 @@ Status Daemon::start() {
   }
   lock_.emplace(std::move(lock.value()));
 
-  std::error_code error;
-  std::filesystem::create_directories(state_.config.daemon.state_dir, error);
-  auto loaded = codec::load_state(state_file(state_.config), state_.started);
-  if (!loaded.problem.empty()) {
-    spdlog::error(
-        "state file {} is unreadable ({}); moved aside to {}; starting with empty history",
-        state_file(state_.config).string(), loaded.problem,
-        loaded.moved_aside_to ? loaded.moved_aside_to->string() : "nowhere");
-  }
+  auto loaded = load_rounds(state_.config, state_.started);
   state_.rounds = std::move(loaded.rounds);
-  codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
-  for (const auto& record : state_.rounds) {
-    next_round_number_ = std::max(next_round_number_, record.number + 1);
-  }
-  spdlog::info("loaded {} rounds from {}", state_.rounds.size(),
-               state_file(state_.config).string());
+  next_round_number_ = loaded.next_round_number;
 
   if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
     return removed.error();
   }
-  server_ = std::make_unique<AdminServer>(io_, commands_,
-                                          server_options(state_.config, options_.proc_root));
+  server_ = std::make_unique<AdminServer>(
+      io_, commands_, admin_server_options(state_.config.admin, options_.proc_root));
   if (auto started = server_->start(); !started) {
     return started.error();
   }
@@ -168,9 +122,7 @@ void Daemon::arm_watchdog() {
     if (error || state_.stopping) {
       return;
     }
-    if (auto sent = options_.notifier.watchdog(); !sent) {
-      spdlog::debug("sd_notify: {}", sent.error().message());
-    }
+    log_unsent(options_.notifier.watchdog());
     arm_watchdog();
   });
 }
@@ -281,8 +233,8 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
   }
   ++state_.counters.rounds[record.outcome];
   if (record.outcome != "none") {
-    remember(record);
-    save();
+    remember(state_.rounds, record);
+    save_rounds(state_.config, state_.rounds);
     audit_log_.append(state_.config.export_,
                       codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr));
   }
@@ -292,57 +244,29 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
     event["decision"] = codec::to_json(*state_.last_decision);
   }
   publish("round", std::move(event));
-  if (auto sent = options_.notifier.status(status_line(record, state_.paused, state_.dry_run));
-      !sent) {
-    spdlog::debug("sd_notify: {}", sent.error().message());
-  }
-  if (auto sent = options_.notifier.watchdog(); !sent) {
-    spdlog::debug("sd_notify: {}", sent.error().message());
-  }
+  log_unsent(options_.notifier.status(status_line(record, state_.paused, state_.dry_run)));
+  log_unsent(options_.notifier.watchdog());
   textfile_.write(state_.config.export_.textfile, metrics_text(state_));
   return record;
 }
 
 void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord& record) {
-  std::vector<EvictionRequest> evictions;
-  std::set<std::string> evicting;
-  if (state_.config.eviction.action != "none") {
-    for (const auto& candidate : decision.evict) {
-      evictions.push_back(EvictionRequest{candidate.id, seams_.container_dir(candidate.id),
-                                          seams_.cgroup_v2, *decision.source_node,
-                                          decision.reason});
-      evicting.insert(candidate.id);
-    }
-  }
-  std::vector<actuator::MigrationTarget> targets;
-  Bytes budget = 0;
-  for (const auto& move : decision.migrate) {
-    if (evicting.count(move.id) != 0) {
-      continue;  // an evicted container is left out of this round's migration
-    }
-    targets.push_back(actuator::MigrationTarget{move.id, seams_.container_dir(move.id),
-                                                std::nullopt, move.dest_nodes,
-                                                move.bytes_on_source});
-    budget += move.bytes_on_source;
-  }
-  if (targets.empty() && evictions.empty()) {
+  auto plan =
+      plan_round_job(decision, state_.config.eviction, seams_.container_dir, seams_.cgroup_v2);
+  if (plan.targets.empty() && plan.evictions.empty()) {
     record.outcome = "reported";
     return;
   }
   auto options = daemon_job_options(state_.config);
   options.source_node = *decision.source_node;
-  options.budget = budget;
+  options.budget = plan.budget;
   options.threshold = decision.threshold;
 
-  auto job = std::make_unique<RunningJob>();
-  job->kind = "round";
-  job->round_number = record.number;
-  job->source_node = *decision.source_node;
-  job->dest_nodes = decision.dest_nodes;
-  job->budget = budget;
   record.outcome = "started";
   state_.deferred.reset();
-  start_job(std::move(job), std::move(targets), options, std::move(evictions));
+  start_job(
+      new_job("round", record.number, *decision.source_node, decision.dest_nodes, plan.budget),
+      std::move(plan.targets), options, std::move(plan.evictions));
 }
 
 void Daemon::start_job(std::unique_ptr<RunningJob> job,
@@ -359,56 +283,27 @@ void Daemon::start_job(std::unique_ptr<RunningJob> job,
                fmt::join(running.dest_nodes, ","), running.budget);
   publish("job_started", to_json(*job_));
 
+  JobWork work{std::move(targets),     options,        std::move(evictions),
+               state_.config.eviction, seams_.migrate, seams_.evict};
   running.thread =
-      std::thread([this, id = running.id, cancel = &running.cancel, targets = std::move(targets),
-                   options, evictions = std::move(evictions), migrate = seams_.migrate,
-                   evict = seams_.evict, eviction_config = state_.config.eviction] {
-        auto result = std::make_shared<JobResult>();
-        try {
-          for (const auto& request : evictions) {
-            result->evictions.emplace_back(request, evict(eviction_config, request));
-          }
-          if (!targets.empty() && !cancel->load()) {
-            auto last_post = std::chrono::steady_clock::time_point{};
-            result->report =
-                migrate(targets, options, *cancel, [&](const actuator::JobProgress& progress) {
-                  auto now = std::chrono::steady_clock::now();
-                  if (now - last_post < kProgressEvery) {
-                    return;
-                  }
-                  last_post = now;
-                  asio::post(io_, [this, id, progress] { on_job_progress(id, progress); });
-                });
-          }
-        } catch (const std::exception& e) {
-          result->error = e.what();
-        }
+      std::thread([this, id = running.id, cancel = &running.cancel, work = std::move(work)] {
+        auto result =
+            run_job_work(work, *cancel, [this, id](const actuator::JobProgress& progress) {
+              asio::post(io_, [this, id, progress] { on_job_progress(id, progress); });
+            });
         asio::post(io_, [this, id, result] { on_job_done(id, result); });
       });
 }
 
 ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
                                           actuator::JobOptions options) {
-  codec::RoundRecord record;
-  record.number = next_round_number_++;
-  record.time = seams_.clock();
-  record.trigger = "manual";
-  record.status = "manual";
-  record.outcome = "started";
-  record.source_node = options.source_node;
-  record.dest_nodes = target.dest_nodes;
-  record.containers = {target.container_id};
-  record.planned_bytes = options.budget == actuator::kUnlimitedBudget ? 0 : options.budget;
-  remember(record);
-  save();
+  auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
+  remember(state_.rounds, record);
+  save_rounds(state_.config, state_.rounds);
 
-  auto job = std::make_unique<RunningJob>();
-  job->kind = "manual";
-  job->round_number = record.number;
-  job->source_node = options.source_node;
-  job->dest_nodes = target.dest_nodes;
-  job->budget = record.planned_bytes;
-  start_job(std::move(job), {std::move(target)}, options, {});
+  start_job(new_job("manual", record.number, options.source_node, target.dest_nodes,
+                    record.planned_bytes),
+            {std::move(target)}, options, {});
   return ManualJobStarted{job_->id, record.number};
 }
 
@@ -432,66 +327,31 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
   }
   job_->thread.join();
   auto job = std::move(job_);
-  codec::RoundRecord* record = find_round(job->round_number);
+  codec::RoundRecord* record = find_round(state_.rounds, job->round_number);
   codec::RoundRecord fallback;
   if (record == nullptr) {
     record = &fallback;
   }
 
   for (auto& [request, outcome] : result->evictions) {
-    nlohmann::json event{{"container", request.container_id},
-                         {"cgroup", request.cgroup_dir.string()},
-                         {"action", state_.config.eviction.action},
-                         {"node", request.node}};
-    if (outcome && outcome->acted) {
-      record->evicted.push_back(request.container_id);
-      ++state_.counters.evictions[outcome->action];
-      event["ok"] = true;
-      event["detail"] = outcome->detail;
-      spdlog::warn("evicted {} ({}): {}", request.container_id, outcome->action, outcome->detail);
-    } else {
-      event["ok"] = false;
-      event["error"] = outcome ? outcome->detail : outcome.error().message();
-      spdlog::error("eviction of {} failed: {}", request.container_id,
-                    event["error"].get<std::string>());
-    }
-    publish("eviction", std::move(event));
+    publish("eviction", record_eviction(request, outcome, state_.config.eviction.action, *record,
+                                        state_.counters));
   }
-
+  record_job_result(*result, job->cancel, *record, state_.counters);
   if (result->report) {
-    const auto& report = *result->report;
-    state_.counters.add_report(report);
-    record->moved_bytes = report.bytes_moved();
-    record->migrated = !report.dry_run && report.bytes_moved() > 0;
-    record->report = report_summary(report);
-    record->full_report = full_report(report, kProcessesPerContainerKept);
     codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
-    if (report.stop_reason == actuator::StopReason::cancelled) {
-      record->outcome = "cancelled";
-    } else {
-      record->outcome = report.threshold_met ? "done" : "partial";
-    }
-  } else if (!result->error.empty()) {
-    record->outcome = "failed";
-    record->reason = "the job failed: " + result->error;
-  } else {
-    record->outcome = job->cancel ? "cancelled" : "done";
   }
   spdlog::info("job {} finished: {}, {} bytes moved", job->id, record->outcome,
                record->moved_bytes);
   if (state_.last_round && state_.last_round->number == record->number) {
     state_.last_round = *record;
   }
-  save();
+  save_rounds(state_.config, state_.rounds);
   audit_log_.append(state_.config.export_,
                     codec::audit_job_entry(seams_.clock(), job->id, *record,
                                            result->report ? &*result->report : nullptr));
   textfile_.write(state_.config.export_.textfile, metrics_text(state_));
-  state_.last_job = {{"id", job->id},
-                     {"kind", job->kind},
-                     {"started", codec::format_time(job->started)},
-                     {"finished", codec::format_time(seams_.clock())},
-                     {"round", codec::to_json(*record)}};
+  state_.last_job = finished_job_json(*job, seams_.clock(), *record);
   nlohmann::json event = codec::to_json(*record);
   event["job"] = job->id;
   publish("job_done", std::move(event));
@@ -505,9 +365,7 @@ void Daemon::request_stop() {
     return;
   }
   state_.stopping = true;
-  if (auto sent = options_.notifier.stopping(); !sent) {
-    spdlog::debug("sd_notify: {}", sent.error().message());
-  }
+  log_unsent(options_.notifier.stopping());
   if (server_) {
     server_->stop();
   }
@@ -532,31 +390,8 @@ void Daemon::request_stop() {
 
 void Daemon::finish_stop() {
   stop_timer_.cancel();
-  save();
+  save_rounds(state_.config, state_.rounds);
   io_.stop();
-}
-
-void Daemon::remember(codec::RoundRecord record) {
-  state_.rounds.push_back(std::move(record));
-  if (state_.rounds.size() > kRoundsKept) {
-    state_.rounds.erase(state_.rounds.begin(),
-                        state_.rounds.begin() + (state_.rounds.size() - kRoundsKept));
-  }
-}
-
-codec::RoundRecord* Daemon::find_round(std::uint64_t number) {
-  for (auto it = state_.rounds.rbegin(); it != state_.rounds.rend(); ++it) {
-    if (it->number == number) {
-      return &*it;
-    }
-  }
-  return nullptr;
-}
-
-void Daemon::save() {
-  if (auto saved = codec::save_state(state_file(state_.config), state_.rounds); !saved) {
-    spdlog::error("saving state: {}", saved.error().message());
-  }
 }
 
 void Daemon::publish(std::string kind, nlohmann::json data) {
@@ -580,17 +415,8 @@ ReloadOutcome Daemon::reload() {
     }
     return outcome;
   }
-  config::Config next = std::move(loaded.config);
-  if (next.admin.socket != state_.config.admin.socket) {
-    outcome.restart_needed.push_back("admin.socket");
-  }
-  if (next.daemon.lock_file != state_.config.daemon.lock_file) {
-    outcome.restart_needed.push_back("daemon.lock_file");
-  }
-  if (next.daemon.state_dir != state_.config.daemon.state_dir) {
-    outcome.restart_needed.push_back("daemon.state_dir");
-    next.daemon.state_dir = state_.config.daemon.state_dir;
-  }
+  config::Config next =
+      merge_reloaded(state_.config, std::move(loaded.config), outcome.restart_needed);
   if (next.daemon.dry_run != state_.config.daemon.dry_run) {
     state_.dry_run = next.daemon.dry_run;
   }
@@ -598,8 +424,6 @@ ReloadOutcome Daemon::reload() {
     spdlog::set_level(spdlog::level::from_str(next.daemon.log_level));
   }
   bool interval_changed = next.daemon.interval != state_.config.daemon.interval;
-  next.admin.socket = state_.config.admin.socket;
-  next.daemon.lock_file = state_.config.daemon.lock_file;
   state_.config = std::move(next);
   if (server_) {
     server_->set_limits(state_.config.admin.max_clients,

@@ -120,9 +120,6 @@ class Daemon final : private DaemonView {
   void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
   void on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result);
   void finish_stop();
-  void remember(codec::RoundRecord record);
-  codec::RoundRecord* find_round(std::uint64_t number);
-  void save();
   void publish(std::string kind, nlohmann::json data);
 
   asio::io_context& io_;
