@@ -8,9 +8,9 @@
 
 #include "actuator/batch_sizer.hpp"
 #include "actuator/destination_picker.hpp"
+#include "actuator/job_plan.hpp"
 #include "actuator/numa_maps.hpp"
 #include "actuator/page_queue.hpp"
-#include "actuator/process_list.hpp"
 #include "actuator/token_bucket.hpp"
 
 namespace nb::actuator {
@@ -29,22 +29,6 @@ constexpr Clock::duration kRefreshInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kNearFloorBatches = 4;
 // Longest single sleep while waiting for rate tokens, so cancel and the deadline stay prompt.
 constexpr Clock::duration kLongestWait = std::chrono::milliseconds(50);
-
-// One target's plan: its processes and their VMAs as read when the job started.
-struct ProcessPlan {
-  int pid = 0;
-  std::vector<Vma> vmas;
-};
-struct TargetPlan {
-  const MigrationTarget* target = nullptr;
-  std::vector<ProcessPlan> processes;
-  Bytes on_source = 0;
-  Bytes cap = kUnlimitedBudget;
-};
-
-bool contains(const std::vector<NodeId>& nodes, NodeId node) {
-  return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
-}
 
 bool has_shared_pages_on(const std::vector<Vma>& vmas, NodeId node) {
   return std::any_of(vmas.begin(), vmas.end(), [node](const Vma& vma) {
@@ -72,9 +56,6 @@ class Job {
   MigrationReport run();
 
  private:
-  static std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets);
-
-  std::vector<TargetPlan> plan();
   void migrate_target(const TargetPlan& plan, ContainerReport& container);
   void migrate_process(const TargetPlan& plan, const ProcessPlan& process,
                        ContainerReport& container, ProcessReport& report);
@@ -139,18 +120,6 @@ class Job {
   bool process_done_ = false;
 };
 
-std::vector<NodeId> Job::all_destinations(const std::vector<MigrationTarget>& targets) {
-  std::vector<NodeId> nodes;
-  for (const auto& target : targets) {
-    for (NodeId node : target.dest_nodes) {
-      if (!contains(nodes, node)) {
-        nodes.push_back(node);
-      }
-    }
-  }
-  return nodes;
-}
-
 MigrationReport Job::run() {
   report_.source_node = options_.source_node;
   report_.dest_nodes = all_destinations(targets_);
@@ -159,12 +128,11 @@ MigrationReport Job::run() {
   report_.budget = options_.budget;
   report_.threshold = options_.threshold;
 
-  auto plans = plan();
-  Bytes on_source = 0;
-  for (const auto& target_plan : plans) {
-    on_source += std::min(target_plan.on_source, target_plan.cap);
-  }
-  report_.goal = std::min(options_.budget, on_source);
+  JobPlan job_plan = plan_job(targets_, options_.source_node, proc_root_);
+  report_.errors = std::move(job_plan.errors);
+  report_.vanished_pids = std::move(job_plan.vanished_pids);
+  const auto& plans = job_plan.targets;
+  report_.goal = std::min(options_.budget, job_plan.on_source());
 
   refresh_destinations(true);
   if (report_.goal <= 0) {
@@ -196,47 +164,6 @@ MigrationReport Job::run() {
       report_.goal > 0 &&
       static_cast<double>(achieved) >= options_.threshold * static_cast<double>(report_.goal);
   return std::move(report_);
-}
-
-std::vector<TargetPlan> Job::plan() {
-  std::vector<TargetPlan> plans;
-  std::set<int> seen;
-  for (const auto& target : targets_) {
-    TargetPlan target_plan;
-    target_plan.target = &target;
-    target_plan.cap = target.max_bytes.value_or(kUnlimitedBudget);
-    std::vector<int> pids;
-    if (target.pid) {
-      pids.push_back(*target.pid);
-    } else {
-      auto listed = cgroup_processes(target.cgroup_dir);
-      if (!listed.ok()) {
-        add_error(listed.error().code, listed.error().message(), std::nullopt);
-        report_.errors.back().container_id = target.container_id;
-      } else {
-        pids = std::move(*listed);
-      }
-    }
-    for (int pid : pids) {
-      if (!seen.insert(pid).second) {
-        continue;  // a process listed by two targets moves with the first
-      }
-      auto vmas = read_process_vmas(proc_root_, pid);
-      if (!vmas.ok()) {
-        if (vmas.error().vanished()) {
-          report_.vanished_pids.push_back(pid);
-        } else {
-          add_error(vmas.error().code, vmas.error().message(), pid);
-          report_.errors.back().container_id = target.container_id;
-        }
-        continue;
-      }
-      target_plan.on_source += bytes_on_node(*vmas, options_.source_node);
-      target_plan.processes.push_back({pid, std::move(*vmas)});
-    }
-    plans.push_back(std::move(target_plan));
-  }
-  return plans;
 }
 
 void Job::migrate_target(const TargetPlan& target_plan, ContainerReport& container) {
