@@ -1,0 +1,58 @@
+#include "actuator/job_pacer.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/actuator/job_fixture.hpp"
+
+// Pacing inside a job: the rate limit on the injected clock, cancel and the deadline.
+
+namespace nb::actuator {
+namespace {
+
+using testing::kPage;
+
+class JobPacing : public testing::JobFixture {};
+
+TEST_F(JobPacing, RateLimitPacesMovesOnTheInjectedClock) {
+  add_process(100, 1024);  // 4 MiB
+  options.rate_limit_mib_per_s = 1;
+  auto report = run({target(100)});
+  EXPECT_EQ(report.bytes_moved(), 4 * kMiB);
+  // The first 100 ms of burst is free; the other 3.9 MiB take 3.9 s.
+  EXPECT_GE(report.elapsed, std::chrono::milliseconds(3800));
+  EXPECT_LE(report.rate_mib_per_s(), 1.06);
+  EXPECT_GT(memory.slept.count(), 0);
+}
+
+TEST_F(JobPacing, UnlimitedRateNeverSleeps) {
+  add_process(100, 1024);
+  run({target(100)});
+  EXPECT_EQ(memory.slept.count(), 0);
+}
+
+TEST_F(JobPacing, CancelIsHonouredBetweenBatchesAndReportsWhatMoved) {
+  add_process(100, 1000);
+  memory.cost_per_page = std::chrono::microseconds(100);  // 200-page batches
+  memory.cancel_flag = &cancel;
+  memory.cancel_after_moves = 2;
+  auto report = run({target(100)});
+  EXPECT_EQ(report.stop_reason, StopReason::cancelled);
+  EXPECT_EQ(memory.move_calls, 2);
+  EXPECT_GT(report.bytes_moved(), 0);
+  EXPECT_LT(report.bytes_moved(), 1000 * kPage);
+  EXPECT_EQ(report.bytes_moved(), memory.bytes_on(100, 1));
+}
+
+TEST_F(JobPacing, DeadlineStopsTheJobBetweenBatches) {
+  add_process(100, 10000);
+  memory.cost_per_page = std::chrono::microseconds(100);
+  options.deadline = std::chrono::milliseconds(100);
+  auto report = run({target(100)});
+  EXPECT_EQ(report.stop_reason, StopReason::deadline);
+  EXPECT_GT(report.bytes_moved(), 0);
+  EXPECT_LT(report.bytes_moved(), 10000 * kPage);
+  EXPECT_LT(report.elapsed, std::chrono::milliseconds(130));
+}
+
+}  // namespace
+}  // namespace nb::actuator
