@@ -137,5 +137,70 @@ TEST_F(JobWalk, PlacedHugePagesMoveWholeByTheirHeads) {
   }
 }
 
+// The walk on its own: one VMA, with a drain that records what it was handed.
+class Walk : public testing::JobFixture {
+ protected:
+  Vma vma_of(int pid) {
+    auto vmas = read_process_vmas(tree.path("proc"), pid);
+    EXPECT_TRUE(vmas.ok());
+    return vmas.ok() && !vmas->empty() ? vmas->front() : Vma{};
+  }
+
+  bool walk(const Vma& vma, bool drain_answer = true) {
+    process.start(100);
+    PageWalk page_walk(memory, tree.path("proc"), ledger, options.source_node);
+    return page_walk.walk(vma, process, report, [&] {
+      drained.push_back(process.pending.size());
+      return drain_answer;
+    });
+  }
+
+  JobLedger ledger{kUnlimitedBudget};
+  ProcessMove process;
+  ProcessReport report;
+  std::vector<std::size_t> drained;  // how many pages waited at each drain
+};
+
+TEST_F(Walk, QueuesThePagesOnTheSourceAndStopsOnceNumaMapsCountIsFound) {
+  memory.add_vma(100, kBase, kBase + 10000 * kPage);
+  memory.add_pages(100, kBase, 3000, 0);
+  memory.add_pages(100, kBase + 3000 * kPage, 7000, 1);
+  EXPECT_TRUE(walk(vma_of(100)));
+  EXPECT_EQ(drained, std::vector<std::size_t>{3000});  // one query chunk held all of them
+  EXPECT_EQ(process.pending.size(), 3000u);
+  EXPECT_EQ(process.pending.front(1)[0].address, kBase);
+  EXPECT_EQ(report.pages_scanned, static_cast<std::int64_t>(PageWalk::kQueryChunk));
+  EXPECT_EQ(report.bytes_on_source, 3000 * kPage);
+  EXPECT_EQ(report.syscalls, 1);
+  EXPECT_FALSE(process.done);
+}
+
+TEST_F(Walk, PlacedPagesNeedNoQuery) {
+  memory.pages_placed = true;
+  add_process(100, 100);
+  EXPECT_TRUE(walk(vma_of(100)));
+  EXPECT_EQ(process.pending.size(), 100u);
+  EXPECT_EQ(report.syscalls, 0);
+  EXPECT_EQ(report.pages_scanned, 100);
+}
+
+TEST_F(Walk, ADrainThatSaysStopEndsTheWalk) {
+  memory.add_vma(100, kBase, kBase + 10000 * kPage);
+  memory.add_pages(100, kBase, 10000, 0);
+  EXPECT_FALSE(walk(vma_of(100), false));
+  EXPECT_EQ(drained.size(), 1u);
+  EXPECT_FALSE(process.done);
+}
+
+TEST_F(Walk, AProcessGoneBeforeItsPageMapIsReadIsVanished) {
+  add_process(100, 100);
+  Vma vma = vma_of(100);
+  memory.exit_process(100);
+  EXPECT_FALSE(walk(vma));
+  EXPECT_TRUE(report.vanished);
+  EXPECT_TRUE(drained.empty());
+  EXPECT_TRUE(ledger.report().errors.empty());
+}
+
 }  // namespace
 }  // namespace nb::actuator
