@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,94 @@ TEST_F(JobMover, InterleavedOutcomesInOneBatchAreCountedPageForPage) {
   EXPECT_EQ(report.outcomes().moved, 131);
   EXPECT_EQ(report.bytes_moved(), 131 * kPage);
   EXPECT_EQ(memory.bytes_on(100, 1), 131 * kPage);
+}
+
+// The mover on its own: pages queued by hand, one target, its own picker, pacer and ledger.
+class Mover : public testing::JobFixture {
+ protected:
+  void SetUp() override {
+    JobFixture::SetUp();
+    add_process(100, 1000);
+    process.start(100);
+    plan_for({1});
+  }
+
+  void plan_for(std::vector<NodeId> dests) {
+    target_ = target(100, std::move(dests));
+    plan.target = &target_;
+  }
+
+  bool move(bool flush) {
+    DestinationPicker picker(target_.dest_nodes, options.min_free_bytes);
+    JobPacer pacer(options, memory, cancel, ledger, memory.now());
+    PageMover mover(options, memory, tree.path("proc"), picker, pacer, ledger,
+                    [this] { ++batches; });
+    mover.refresh_destinations(true);
+    bool more = mover.move_pending(plan, process, report, flush);
+    stop = pacer.stop_reason();
+    return more;
+  }
+
+  MigrationTarget target_;
+  TargetPlan plan;
+  JobLedger ledger{kUnlimitedBudget};
+  ProcessMove process;
+  ProcessReport report;
+  int batches = 0;
+  std::optional<StopReason> stop;
+};
+
+TEST_F(Mover, LessThanABatchWaitsUnlessFlushed) {
+  process.pending.push_run(kBase, 10, kPage, 1);
+  EXPECT_TRUE(move(false));
+  EXPECT_EQ(memory.move_calls, 0);
+  EXPECT_EQ(process.pending.size(), 10u);
+
+  EXPECT_TRUE(move(true));
+  EXPECT_EQ(memory.move_calls, 1);
+  EXPECT_TRUE(process.pending.empty());
+  EXPECT_EQ(report.bytes_moved_to.at(1), 10 * kPage);
+  EXPECT_EQ(ledger.moved(), 10 * kPage);
+  EXPECT_EQ(batches, 1);
+}
+
+TEST_F(Mover, AFullQueueGoesInBatchesFromTheMinimumUp) {
+  process.pending.push_run(kBase, 1000, kPage, 1);
+  EXPECT_TRUE(move(true));
+  EXPECT_EQ(move_call_sizes().front(), 64u);
+  EXPECT_EQ(report.outcomes.moved, 1000);
+  EXPECT_EQ(memory.bytes_on(100, 1), 1000 * kPage);
+}
+
+TEST_F(Mover, TheTargetsCapStopsTheMover) {
+  plan.cap = 100 * kPage;
+  process.pending.push_run(kBase, 1000, kPage, 1);
+  EXPECT_FALSE(move(true));
+  EXPECT_EQ(ledger.moved(), 100 * kPage);
+  EXPECT_TRUE(process.pending.empty());
+}
+
+TEST_F(Mover, NoDestinationLeftEndsTheProcessAndTheJob) {
+  plan_for({7});  // no such node: the first read drops it
+  process.pending.push_run(kBase, 10, kPage, 1);
+  EXPECT_FALSE(move(true));
+  EXPECT_TRUE(process.done);
+  EXPECT_TRUE(process.pending.empty());
+  EXPECT_EQ(stop, StopReason::no_destination);
+  EXPECT_EQ(memory.move_calls, 0);
+}
+
+TEST_F(Mover, ADryRunMovesNothingYetSpendsTheBudget) {
+  options.dry_run = true;
+  plan.cap = 100 * kPage;
+  process.pending.push_run(kBase, 60, kPage, 1);
+  EXPECT_TRUE(move(true));
+  EXPECT_EQ(memory.move_calls, 0);
+  EXPECT_EQ(ledger.placed(), 60 * kPage);
+  process.pending.push_run(kBase + 60 * kPage, 60, kPage, 1);
+  EXPECT_FALSE(move(true));
+  EXPECT_EQ(ledger.placed(), 120 * kPage);
+  EXPECT_EQ(ledger.moved(), 0);
 }
 
 }  // namespace
