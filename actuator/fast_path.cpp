@@ -26,7 +26,7 @@ bool PageMover::move_whole_process(const TargetPlan& plan, ProcessMove& process,
   // migrate_pages moves shared pages too whenever we hold CAP_SYS_NICE, whatever the flags, so
   // it is only a faithful shortcut when nothing shared sits on the source or sharing is allowed.
   if (options_.dry_run || footprint <= 0 || footprint > options_.fast_path_max_bytes ||
-      footprint > ledger_.remaining(plan.cap) || contains(plan.target->dest_nodes, source) ||
+      footprint > ledger_.remaining(plan.cap) || plan.allows(source) ||
       (!options_.move_shared && has_shared_pages_on(vmas, source)) || pacer_.should_stop()) {
     return false;
   }

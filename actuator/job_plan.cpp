@@ -73,7 +73,7 @@ std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets
   std::vector<NodeId> nodes;
   for (const auto& target : targets) {
     for (NodeId node : target.dest_nodes) {
-      if (!contains(nodes, node)) {
+      if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) {
         nodes.push_back(node);
       }
     }
@@ -81,7 +81,8 @@ std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets
   return nodes;
 }
 
-bool contains(const std::vector<NodeId>& nodes, NodeId node) {
+bool TargetPlan::allows(NodeId node) const {
+  const auto& nodes = target->dest_nodes;
   return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
 }
 

@@ -22,6 +22,9 @@ struct TargetPlan {
   std::vector<ProcessPlan> processes;
   Bytes on_source = 0;
   Bytes cap = kUnlimitedBudget;
+
+  // Whether the target's pages may go to (or stay on) `node`.
+  bool allows(NodeId node) const;
 };
 
 struct JobPlan {
@@ -39,7 +42,5 @@ JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node
 
 // Every target's destinations, each once, in the order they first appear.
 std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets);
-
-bool contains(const std::vector<NodeId>& nodes, NodeId node);
 
 }  // namespace nb::actuator

@@ -142,7 +142,7 @@ std::optional<Pick> PageMover::pick_destination(const TargetPlan& plan, ProcessM
 // huge page may overshoot the budget, never the destination's floor. None when even the first
 // page would take the destination below its floor.
 std::optional<PageMover::BatchSize> PageMover::size_batch(const Pick& pick, Bytes budget_left,
-                                                          const ProcessMove& process) {
+                                                          const ProcessMove& process) const {
   auto waiting = process.pending.front(
       std::min(process.pending.size(), static_cast<std::size_t>(BatchSizer::kMaxAddresses)));
   BatchSize size;
@@ -220,7 +220,6 @@ void PageMover::classify(std::span<const PageEntry> entries, std::span<const int
                          NodeId dest, const TargetPlan& plan, ProcessReport& report,
                          std::vector<PageEntry>& busy, std::vector<PageEntry>& retry) {
   NodeId source = options_.source_node;
-  const auto& allowed = plan.target->dest_nodes;
   for (std::size_t i = 0; i < entries.size();) {
     const PageEntry& entry = entries[i];
     int value = status[i];
@@ -233,9 +232,9 @@ void PageMover::classify(std::span<const PageEntry> entries, std::span<const int
         bytes += entries[i].bytes();
         pages += entries[i].base_pages;
       }
-      if (value == source && contains(allowed, source)) {
+      if (value == source && plan.allows(source)) {
         ledger_.record_already(bytes, pages, report);
-      } else if (value != source && contains(allowed, value)) {
+      } else if (value != source && plan.allows(value)) {
         credit_moved(value, bytes, pages, report);
       } else {
         report.outcomes.other += static_cast<std::int64_t>(i - first);
@@ -285,10 +284,9 @@ void PageMover::retry_busy(std::vector<PageEntry>& busy, NodeId dest, const Targ
     report.outcomes.busy += static_cast<std::int64_t>(busy.size());
     return;
   }
-  const auto& allowed = plan.target->dest_nodes;
   std::vector<PageEntry> again;
   for (std::size_t i = 0; i < busy.size(); ++i) {
-    if (status[i] >= 0 && status[i] != source && contains(allowed, status[i])) {
+    if (status[i] >= 0 && status[i] != source && plan.allows(status[i])) {
       credit_moved(status[i], busy[i].bytes(), busy[i].base_pages, report);
     } else if (status[i] == source) {
       again.push_back(busy[i]);
@@ -346,7 +344,7 @@ std::vector<NodeId> PageMover::excluded_for(const TargetPlan& plan,
                                             const ProcessMove& process) const {
   std::vector<NodeId> excluded = process.refused;
   for (const auto& destination : picker_.destinations()) {
-    if (!contains(plan.target->dest_nodes, destination.node)) {
+    if (!plan.allows(destination.node)) {
       excluded.push_back(destination.node);
     }
   }

@@ -50,7 +50,7 @@ class PageMover {
   bool move_batch(const TargetPlan& plan, ProcessMove& process, ProcessReport& report);
   std::optional<Pick> pick_destination(const TargetPlan& plan, ProcessMove& process);
   std::optional<BatchSize> size_batch(const Pick& pick, Bytes budget_left,
-                                      const ProcessMove& process);
+                                      const ProcessMove& process) const;
   bool survive_call_failure(int error, NodeId dest, ProcessMove& process, ProcessReport& report);
   void classify(std::span<const PageEntry> entries, std::span<const int> status, NodeId dest,
                 const TargetPlan& plan, ProcessReport& report, std::vector<PageEntry>& busy,

@@ -74,6 +74,16 @@ TEST_F(JobPlanning, AnUnreadableCgroupIsAnErrorNamingItsContainer) {
   EXPECT_EQ(job.on_source(), 0);
 }
 
+TEST(TargetPlan, AllowsOnlyItsTargetsDestinations) {
+  MigrationTarget target;
+  target.dest_nodes = {2, 1};
+  TargetPlan plan;
+  plan.target = &target;
+  EXPECT_TRUE(plan.allows(1));
+  EXPECT_TRUE(plan.allows(2));
+  EXPECT_FALSE(plan.allows(0));
+}
+
 TEST(AllDestinations, ListsEachNodeOnceInFirstAppearanceOrder) {
   MigrationTarget first;
   first.dest_nodes = {2, 1};
