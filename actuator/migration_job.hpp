@@ -3,59 +3,21 @@
 // destinations, within a byte budget, at a bounded rate and with bounded stalls, and reports
 // exactly what happened. It runs synchronously; the daemon runs it on its worker thread and
 // the CLI on its main thread. Cancel and the deadline are honoured between batches.
+//
+// The job composes its units: the plan (job_plan), the walk that finds pages on the source
+// (page_walk), the mover that moves them in batches (page_mover), the pacing (job_pacer) and the
+// accounting (job_ledger).
 
 #include <atomic>
 #include <filesystem>
 #include <functional>
-#include <limits>
-#include <optional>
-#include <string>
 #include <vector>
 
+#include "actuator/job_options.hpp"
 #include "actuator/memory_syscalls.hpp"
 #include "actuator/migration_report.hpp"
-#include "base/units.hpp"
 
 namespace nb::actuator {
-
-using namespace std::chrono_literals;
-
-inline constexpr Bytes kUnlimitedBudget = std::numeric_limits<Bytes>::max();
-
-struct MigrationTarget {
-  std::string container_id;
-  std::filesystem::path cgroup_dir;  // its processes and those of every descendant, or
-  std::optional<int> pid;            // a single process
-  std::vector<NodeId> dest_nodes;    // in decision order
-  std::optional<Bytes> max_bytes;    // this target's share of the plan, if capped
-};
-
-struct JobOptions {
-  NodeId source_node = 0;
-  Bytes budget = kUnlimitedBudget;    // never more than this (plus at most one huge page)
-  double threshold = 0.7;             // success: placed >= threshold x min(budget, on source)
-  double rate_limit_mib_per_s = 512;  // 0 = unlimited
-  Duration call_target = 20ms;
-  Duration deadline = 5min;
-  bool move_shared = false;  // MPOL_MF_MOVE_ALL
-  std::optional<Bytes> min_free_bytes;
-  bool dry_run = false;
-  // A process whose whole footprint on the source is at most this is handed to migrate_pages
-  // in one call (when it also fits the budget and one destination). The kernel then walks it
-  // without our per-page queries, but the process stalls for the whole move, so the default
-  // keeps that stall about one full batch long. 0 disables the fast path.
-  Bytes fast_path_max_bytes = 16 * kMiB;
-};
-
-struct JobProgress {
-  Bytes moved = 0;
-  Bytes placed = 0;  // moved + found already on a destination
-  Bytes goal = 0;    // min(budget, what was on the source when the job started)
-  double rate_mib_per_s = 0;
-  Nanoseconds elapsed{0};
-  std::string container_id;
-  int pid = 0;
-};
 
 MigrationReport run_migration(const std::vector<MigrationTarget>& targets,
                               const JobOptions& options, MemorySyscalls& syscalls,

@@ -9,7 +9,8 @@
 namespace nb::actuator {
 namespace {
 
-Error parse_pids(std::istream& in, const std::filesystem::path& path, std::vector<int>& pids) {
+// Appends the pids listed in `in`, one a line; a line that is not a positive pid fails the file.
+Status parse_pids(std::istream& in, const std::filesystem::path& path, std::vector<int>& pids) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty()) {
@@ -22,7 +23,7 @@ Error parse_pids(std::istream& in, const std::filesystem::path& path, std::vecto
     }
     pids.push_back(pid);
   }
-  return {};
+  return Ok{};
 }
 
 }  // namespace
@@ -51,8 +52,8 @@ Result<std::vector<int>> cgroup_processes(const std::filesystem::path& cgroup_di
       }
       continue;
     }
-    if (Error error = parse_pids(in, path, pids); error.code != 0) {
-      return error;
+    if (auto parsed = parse_pids(in, path, pids); !parsed.ok()) {
+      return parsed.error();
     }
   }
   std::sort(pids.begin(), pids.end());

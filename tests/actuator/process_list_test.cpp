@@ -34,5 +34,15 @@ TEST(CgroupProcesses, GarbagePidIsAnError) {
   EXPECT_NE(pids.error().message().find("abc"), std::string::npos);
 }
 
+TEST(CgroupProcesses, NonPositivePidInADescendantIsAnError) {
+  nb::testing::TempTree tree;
+  tree.make_file("pod/cgroup.procs", "12\n");
+  tree.make_file("pod/app/cgroup.procs", "0\n");
+  auto pids = cgroup_processes(tree.path("pod"));
+  ASSERT_FALSE(pids.ok());
+  EXPECT_EQ(pids.error().code, EINVAL);
+  EXPECT_NE(pids.error().message().find("app/cgroup.procs"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace nb::actuator

@@ -1,0 +1,46 @@
+#pragma once
+// A job's plan, read once when it starts: each target's processes and their VMAs, and how much
+// of them sits on the source node. A process listed by two targets belongs to the first; one
+// that exits before its VMAs are read is counted as vanished, not as an error.
+
+#include <filesystem>
+#include <vector>
+
+#include "actuator/job_options.hpp"
+#include "actuator/migration_report.hpp"
+#include "actuator/numa_maps.hpp"
+
+namespace nb::actuator {
+
+struct ProcessPlan {
+  int pid = 0;
+  std::vector<Vma> vmas;
+};
+
+struct TargetPlan {
+  const MigrationTarget* target = nullptr;
+  std::vector<ProcessPlan> processes;
+  Bytes on_source = 0;
+  Bytes cap = kUnlimitedBudget;
+
+  // Whether the target's pages may go to (or stay on) `node`.
+  bool allows(NodeId node) const;
+};
+
+struct JobPlan {
+  std::vector<TargetPlan> targets;  // one per target, in the targets' order
+  std::vector<ReportError> errors;  // cgroups and processes that could not be read
+  std::vector<int> vanished_pids;
+
+  // What the job could place: each target's bytes on the source, up to its cap.
+  Bytes on_source() const;
+};
+
+// `targets` must outlive the plan, which points into it.
+JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node,
+                 const std::filesystem::path& proc_root);
+
+// Every target's destinations, each once, in the order they first appear.
+std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets);
+
+}  // namespace nb::actuator
