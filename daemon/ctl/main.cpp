@@ -42,8 +42,8 @@ std::optional<AdminClient> connect(const Options& options) {
   return std::move(client.value());
 }
 
-int report_error(const nb::codec::Response& response) {
-  std::cerr << "numabalancerctl: " << nb::codec::to_string(response.error->code) << ": "
+int report_error(const nb::wire::Response& response) {
+  std::cerr << "numabalancerctl: " << nb::wire::to_string(response.error->code) << ": "
             << response.error->message << "\n";
   return kFailed;
 }
@@ -85,9 +85,9 @@ int run_watch(const Options& options, long long count) {
       std::cerr << "numabalancerctl: " << line.error().message() << "\n";
       return kFailed;
     }
-    if (auto* event = std::get_if<nb::codec::Event>(&line.value())) {
+    if (auto* event = std::get_if<nb::wire::Event>(&line.value())) {
       if (options.json_output) {
-        std::cout << nb::codec::to_line(*event) << std::flush;
+        std::cout << nb::wire::to_line(*event) << std::flush;
       } else {
         std::cout << nb::ctl::format_event(event->kind, event->time, event->data) << std::endl;
       }
@@ -129,7 +129,7 @@ int run_reconcile(const Options& options) {
                 << "\n";
       return kFailed;
     }
-    auto* event = std::get_if<nb::codec::Event>(&line.value());
+    auto* event = std::get_if<nb::wire::Event>(&line.value());
     if (event == nullptr || event->kind != "round" || event->data.value("number", 0LL) != number) {
       continue;
     }
@@ -170,7 +170,7 @@ int run_migrate(const Options& options, const json& args) {
       std::cerr << "numabalancerctl: " << line.error().message() << "\n";
       return kFailed;
     }
-    auto* event = std::get_if<nb::codec::Event>(&line.value());
+    auto* event = std::get_if<nb::wire::Event>(&line.value());
     if (event == nullptr) {
       continue;
     }

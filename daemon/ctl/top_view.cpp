@@ -168,7 +168,7 @@ int run_top(const TopOptions& options) {
                 << (status ? status->error->message : status.error().message()) << "\n";
       return 1;
     }
-    auto result_or_empty = [](const Result<codec::Response>& response) {
+    auto result_or_empty = [](const Result<wire::Response>& response) {
       return response && response->ok() ? response->result : json::object();
     };
     std::cout << "\x1b[H\x1b[2J"

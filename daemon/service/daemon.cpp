@@ -537,7 +537,7 @@ void Daemon::save() {
 void Daemon::publish(std::string kind, nlohmann::json data) {
   if (server_) {
     server_->broadcast(
-        codec::Event{std::move(kind), codec::format_time(seams_.clock()), std::move(data)});
+        wire::Event{std::move(kind), codec::format_time(seams_.clock()), std::move(data)});
   }
 }
 

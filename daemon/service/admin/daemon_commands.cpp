@@ -23,8 +23,8 @@ namespace {
 
 using nlohmann::json;
 
-codec::ErrorReply unavailable(std::string message) {
-  return codec::ErrorReply{codec::ErrorCode::unavailable, std::move(message)};
+wire::ErrorReply unavailable(std::string message) {
+  return wire::ErrorReply{wire::ErrorCode::unavailable, std::move(message)};
 }
 
 // Arguments are checked before anything happens, so that a bad request changes nothing.
@@ -258,11 +258,11 @@ json Daemon::status_json() const {
 
 CommandOutcome Daemon::manual_migrate(const json& args) {
   if (stopping_) {
-    return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
+    return wire::ErrorReply{wire::ErrorCode::busy, "the daemon is stopping"};
   }
   if (job_) {
-    return codec::ErrorReply{codec::ErrorCode::busy, "job " + std::to_string(job_->id) +
-                                                         " is running; wait for it or `cancel` it"};
+    return wire::ErrorReply{wire::ErrorCode::busy, "job " + std::to_string(job_->id) +
+                                                       " is running; wait for it or `cancel` it"};
   }
   bool has_cgroup = args.contains("cgroup") && !args["cgroup"].is_null();
   bool has_pid = args.contains("pid") && !args["pid"].is_null();
@@ -471,7 +471,7 @@ void Daemon::register_commands() {
             "what it decided",
             Access::mutating, [this](const json&, CommandContext&) -> CommandOutcome {
               if (stopping_) {
-                return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
+                return wire::ErrorReply{wire::ErrorCode::busy, "the daemon is stopping"};
               }
               // The reply cannot wait for the scan: the loop thread answers everyone.
               bool joined = scanning_.has_value();
