@@ -1,5 +1,5 @@
 # Checks the link command of one executable for libraries it must not link:
-#   cmake -DBINARY_DIR=<build> -DTARGET=numabalancerctl -DFORBIDDEN="spdlog;toml;numa" -P this
+#   cmake -DBINARY_DIR=<build> -DTARGET=numabalancerctl -DFORBIDDEN=spdlog,toml,numa -P this
 # numabalancerctl is an admin client: it links the wire library, not the daemon's config
 # (toml++, spdlog) or the actuator (libnuma). Reads what the generator wrote, Ninja or Makefiles.
 
@@ -15,6 +15,7 @@ if(NOT libraries)
 endif()
 message(STATUS "${TARGET} links:${libraries}")
 
+string(REPLACE "," ";" FORBIDDEN "${FORBIDDEN}")
 foreach(library IN LISTS FORBIDDEN)
   # A library file (libNAME.so, libNAME.a, with a version suffix or not) or -lNAME; the project's
   # own libnumabalancer_*.a do not count as libnuma.
