@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "base/time.hpp"
-#include "daemon/ctl/human_output.hpp"
+#include "daemon/ctl/cells.hpp"
 #include "daemon/wire/audit_log_reader.hpp"
 
 namespace nb::ctl {

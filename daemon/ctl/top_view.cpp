@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "daemon/ctl/admin_client.hpp"
-#include "daemon/ctl/human_output.hpp"
+#include "daemon/ctl/cells.hpp"
 
 namespace nb::ctl {
 
