@@ -9,6 +9,7 @@
 #include <set>
 
 #include "daemon/ctl/human_output.hpp"
+#include "tests/daemon/ctl/parse_command.hpp"
 
 namespace nb::ctl {
 namespace {
@@ -64,37 +65,24 @@ TEST(CommandTable, ListCommandsIsATable) {
             "pause    yes            Pause\n");
 }
 
-// Parses `args` for the command's subcommand the way main does and builds its action.
-Action parse(std::string_view name, std::vector<std::string> args) {
-  CLI::App app;
-  const Command* command = find_command(name);
-  auto* subcommand = app.add_subcommand(std::string(name));
-  auto build = command->arguments(*subcommand);
-  Action action;
-  subcommand->callback([&] { action = build(); });
-  args.insert(args.begin(), std::string(name));
-  std::reverse(args.begin(), args.end());
-  app.parse(args);
-  return action;
-}
-
 TEST(CommandArguments, MigrateNeedsACgroupOrAPid) {
-  EXPECT_THROW(parse("migrate", {"--from", "1", "--to", "0"}), CLI::ValidationError);
-  EXPECT_THROW(parse("migrate", {"--cgroup", "a", "--pid", "3", "--from", "1", "--to", "0"}),
-               CLI::ExcludesError);
-  EXPECT_TRUE(parse("migrate", {"--cgroup", "a", "--from", "1", "--to", "0"}));
+  EXPECT_THROW(parse_command("migrate", {"--from", "1", "--to", "0"}), CLI::ValidationError);
+  EXPECT_THROW(
+      parse_command("migrate", {"--cgroup", "a", "--pid", "3", "--from", "1", "--to", "0"}),
+      CLI::ExcludesError);
+  EXPECT_TRUE(parse_command("migrate", {"--cgroup", "a", "--from", "1", "--to", "0"}));
 }
 
 TEST(CommandArguments, DryRunTakesOnOrOff) {
-  EXPECT_TRUE(parse("dry_run", {"on"}));
-  EXPECT_THROW(parse("dry_run", {"maybe"}), CLI::ValidationError);
-  EXPECT_THROW(parse("dry_run", {}), CLI::RequiredError);
+  EXPECT_TRUE(parse_command("dry_run", {"on"}));
+  EXPECT_THROW(parse_command("dry_run", {"maybe"}), CLI::ValidationError);
+  EXPECT_THROW(parse_command("dry_run", {}), CLI::RequiredError);
 }
 
 TEST(CommandArguments, LimitsArePositive) {
-  EXPECT_THROW(parse("history", {"-n", "0"}), CLI::ValidationError);
-  EXPECT_THROW(parse("containers", {"-n", "-1"}), CLI::ValidationError);
-  EXPECT_TRUE(parse("history", {"--since", "15m", "-n", "3"}));
+  EXPECT_THROW(parse_command("history", {"-n", "0"}), CLI::ValidationError);
+  EXPECT_THROW(parse_command("containers", {"-n", "-1"}), CLI::ValidationError);
+  EXPECT_TRUE(parse_command("history", {"--since", "15m", "-n", "3"}));
 }
 
 }  // namespace
