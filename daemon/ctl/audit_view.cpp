@@ -7,6 +7,7 @@
 
 #include "base/time.hpp"
 #include "daemon/ctl/cells.hpp"
+#include "daemon/ctl/exit_codes.hpp"
 #include "daemon/wire/audit_log_reader.hpp"
 
 namespace nb::ctl {
@@ -88,14 +89,14 @@ int print_audit_log(const std::string& file, const std::string& since,
     auto parsed = wire::parse_since(since, std::chrono::system_clock::now());
     if (!parsed) {
       std::cerr << "numabalancerctl: " << parsed.error().message() << "\n";
-      return 2;
+      return kUsage;
     }
     from = parsed.value();
   }
   auto read = wire::read_audit_log(file, from);
   if (!read) {
     std::cerr << "numabalancerctl: " << read.error().message() << "\n";
-    return 1;
+    return kFailed;
   }
   auto& found = read->entries;
   if (limit && found.size() > static_cast<std::size_t>(*limit)) {
@@ -112,7 +113,7 @@ int print_audit_log(const std::string& file, const std::string& since,
               {"entries", std::move(entries)},
               {"skipped_lines", read->skipped_lines}};
   std::cout << (json_output ? result.dump(2) + "\n" : format_audit_entries(result));
-  return 0;
+  return kOk;
 }
 
 }  // namespace nb::ctl

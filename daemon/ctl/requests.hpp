@@ -5,13 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "daemon/ctl/exit_codes.hpp"
 #include "daemon/ctl/result_views.hpp"
 
 namespace nb::ctl {
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;  // the command failed
-constexpr int kUsage = 2;   // cannot connect, or bad usage
 
 // The options every command shares.
 struct Options {
