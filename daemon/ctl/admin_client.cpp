@@ -46,7 +46,7 @@ AdminClient::~AdminClient() {
 
 Status AdminClient::send(const std::string& cmd, nlohmann::json args) {
   last_sent_id_ = next_id_++;
-  std::string line = codec::to_line(codec::Request{last_sent_id_, cmd, std::move(args)});
+  std::string line = wire::to_line(wire::Request{last_sent_id_, cmd, std::move(args)});
   std::string_view rest = line;
   while (!rest.empty()) {
     ssize_t sent = ::send(fd_, rest.data(), rest.size(), MSG_NOSIGNAL);
@@ -61,7 +61,7 @@ Status AdminClient::send(const std::string& cmd, nlohmann::json args) {
   return Ok{};
 }
 
-Result<codec::Response> AdminClient::call(const std::string& cmd, nlohmann::json args) {
+Result<wire::Response> AdminClient::call(const std::string& cmd, nlohmann::json args) {
   if (auto sent = send(cmd, std::move(args)); !sent) {
     return sent.error();
   }
@@ -70,7 +70,7 @@ Result<codec::Response> AdminClient::call(const std::string& cmd, nlohmann::json
     if (!line) {
       return line.error();
     }
-    if (auto* response = std::get_if<codec::Response>(&line.value())) {
+    if (auto* response = std::get_if<wire::Response>(&line.value())) {
       // A reply without our id is the daemon refusing the connection (too many clients).
       if (response->id == last_sent_id_ || response->id.is_null()) {
         return std::move(*response);
@@ -79,12 +79,12 @@ Result<codec::Response> AdminClient::call(const std::string& cmd, nlohmann::json
   }
 }
 
-Result<codec::ServerLine> AdminClient::next(std::chrono::milliseconds timeout) {
+Result<wire::ServerLine> AdminClient::next(std::chrono::milliseconds timeout) {
   auto line = read_line(timeout);
   if (!line) {
     return line.error();
   }
-  return codec::parse_server_line(line.value());
+  return wire::parse_server_line(line.value());
 }
 
 Result<std::string> AdminClient::read_line(std::chrono::milliseconds timeout) {

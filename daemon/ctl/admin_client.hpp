@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/result.hpp"
-#include "daemon/codec/protocol.hpp"
+#include "daemon/wire/protocol.hpp"
 
 namespace nb::ctl {
 
@@ -21,11 +21,11 @@ class AdminClient {
   ~AdminClient();
 
   // Sends the request and returns its response; events arriving meanwhile are skipped.
-  Result<codec::Response> call(const std::string& cmd,
-                               nlohmann::json args = nlohmann::json::object());
+  Result<wire::Response> call(const std::string& cmd,
+                              nlohmann::json args = nlohmann::json::object());
   Status send(const std::string& cmd, nlohmann::json args = nlohmann::json::object());
   // The next line from the daemon; ETIMEDOUT after `timeout` without one.
-  Result<codec::ServerLine> next(std::chrono::milliseconds timeout);
+  Result<wire::ServerLine> next(std::chrono::milliseconds timeout);
 
  private:
   AdminClient(int fd, std::chrono::milliseconds timeout) : fd_(fd), timeout_(timeout) {}

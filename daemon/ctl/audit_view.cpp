@@ -5,9 +5,10 @@
 #include <chrono>
 #include <iostream>
 
-#include "daemon/codec/audit_log.hpp"
-#include "daemon/codec/snapshot_json.hpp"
-#include "daemon/ctl/human_output.hpp"
+#include "base/time.hpp"
+#include "daemon/ctl/cells.hpp"
+#include "daemon/ctl/exit_codes.hpp"
+#include "daemon/wire/audit_log_reader.hpp"
 
 namespace nb::ctl {
 
@@ -85,17 +86,17 @@ int print_audit_log(const std::string& file, const std::string& since,
                     std::optional<long long> limit, bool json_output) {
   std::optional<TimePoint> from;
   if (!since.empty()) {
-    auto parsed = codec::parse_since(since, std::chrono::system_clock::now());
+    auto parsed = wire::parse_since(since, std::chrono::system_clock::now());
     if (!parsed) {
       std::cerr << "numabalancerctl: " << parsed.error().message() << "\n";
-      return 2;
+      return kUsage;
     }
     from = parsed.value();
   }
-  auto read = codec::read_audit_log(file, from);
+  auto read = wire::read_audit_log(file, from);
   if (!read) {
     std::cerr << "numabalancerctl: " << read.error().message() << "\n";
-    return 1;
+    return kFailed;
   }
   auto& found = read->entries;
   if (limit && found.size() > static_cast<std::size_t>(*limit)) {
@@ -108,11 +109,11 @@ int print_audit_log(const std::string& file, const std::string& since,
     entries.push_back(std::move(entry));
   }
   json result{{"audit_log", file},
-              {"since", from ? json(codec::format_time(*from)) : json()},
+              {"since", from ? json(format_rfc3339(*from)) : json()},
               {"entries", std::move(entries)},
               {"skipped_lines", read->skipped_lines}};
   std::cout << (json_output ? result.dump(2) + "\n" : format_audit_entries(result));
-  return 0;
+  return kOk;
 }
 
 }  // namespace nb::ctl

@@ -10,7 +10,8 @@
 #include <iostream>
 
 #include "daemon/ctl/admin_client.hpp"
-#include "daemon/ctl/human_output.hpp"
+#include "daemon/ctl/cells.hpp"
+#include "daemon/ctl/exit_codes.hpp"
 
 namespace nb::ctl {
 
@@ -146,7 +147,7 @@ int run_top(const TopOptions& options) {
   if (!client) {
     std::cerr << "numabalancerctl: cannot connect to numabalancerd at " << options.socket.string()
               << ": " << client.error().message() << "\n";
-    return 2;
+    return kUsage;
   }
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -160,15 +161,15 @@ int run_top(const TopOptions& options) {
     auto plan = client->call("plan");
     if (interrupted) {
       std::cout << "\n";
-      return 0;
+      return kOk;
     }
     if (!status || !status->ok()) {
       std::cout << "\x1b[H\x1b[2J"
                 << "lost the daemon: "
                 << (status ? status->error->message : status.error().message()) << "\n";
-      return 1;
+      return kFailed;
     }
-    auto result_or_empty = [](const Result<codec::Response>& response) {
+    auto result_or_empty = [](const Result<wire::Response>& response) {
       return response && response->ok() ? response->result : json::object();
     };
     std::cout << "\x1b[H\x1b[2J"
@@ -179,7 +180,7 @@ int run_top(const TopOptions& options) {
         std::chrono::milliseconds(status->result.value("interval_ms", 10000)));
     if (quit_requested(interval)) {
       std::cout << "\n";
-      return 0;
+      return kOk;
     }
   }
 }

@@ -397,7 +397,7 @@ void Daemon::finish_stop() {
 void Daemon::publish(std::string kind, nlohmann::json data) {
   if (server_) {
     server_->broadcast(
-        codec::Event{std::move(kind), codec::format_time(seams_.clock()), std::move(data)});
+        wire::Event{std::move(kind), codec::format_time(seams_.clock()), std::move(data)});
   }
 }
 

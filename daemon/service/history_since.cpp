@@ -3,6 +3,7 @@
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/service/admin/command_args.hpp"
+#include "daemon/wire/audit_log_reader.hpp"
 
 namespace nb::service {
 
@@ -29,7 +30,7 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
   if (text == args.end() || !text->is_string()) {
     return bad_request("\"since\" must be a duration (\"2h\") or an RFC 3339 time");
   }
-  auto since = codec::parse_since(text->get<std::string>(), now);
+  auto since = wire::parse_since(text->get<std::string>(), now);
   if (!since) {
     return bad_request(since.error().message());
   }
@@ -50,7 +51,7 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
     result["rounds"] = std::move(list);
     return result;
   }
-  auto read = codec::read_audit_log(config.audit_log, *since);
+  auto read = wire::read_audit_log(config.audit_log, *since);
   if (!read) {
     return command_failed("reading the audit log: " + read.error().message());
   }

@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
     nb::service::CommandContext context{.caller_is_admin = as_admin};
     auto response = daemon.commands().handle_line(line, context);
-    (void)nb::codec::to_line(response);
+    (void)nb::wire::to_line(response);
     as_admin = !as_admin;
   }
   return 0;

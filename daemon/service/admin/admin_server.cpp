@@ -101,15 +101,15 @@ class AdminServer::Connection : public std::enable_shared_from_this<Connection> 
 
   void answer(const Frame& frame) {
     if (frame.oversized) {
-      send(codec::to_line(codec::failure(nullptr, codec::ErrorCode::too_large,
-                                         "request line longer than " +
-                                             std::to_string(shared_->options.max_request_bytes) +
-                                             " bytes")));
+      send(wire::to_line(wire::failure(nullptr, wire::ErrorCode::too_large,
+                                       "request line longer than " +
+                                           std::to_string(shared_->options.max_request_bytes) +
+                                           " bytes")));
       return;
     }
     CommandContext context{caller_is_admin_, false};
     auto response = shared_->table.handle_line(frame.line, context);
-    send(codec::to_line(response));
+    send(wire::to_line(response));
     if (context.start_watching && response.ok()) {
       watching_ = true;
       timer_.cancel();
@@ -221,9 +221,9 @@ void AdminServer::accept_next() {
       if (static_cast<int>(shared->connections.size()) >= shared->options.max_clients) {
         shared->connections.insert(connection);
         connection->send(
-            codec::to_line(codec::failure(nullptr, codec::ErrorCode::busy,
-                                          "too many admin connections (max_clients = " +
-                                              std::to_string(shared->options.max_clients) + ")")));
+            wire::to_line(wire::failure(nullptr, wire::ErrorCode::busy,
+                                        "too many admin connections (max_clients = " +
+                                            std::to_string(shared->options.max_clients) + ")")));
         // Let the refusal reach the client before the close.
         asio::post(io_, [connection] { connection->close(); });
       } else {
@@ -255,8 +255,8 @@ void AdminServer::stop() {
   }
 }
 
-void AdminServer::broadcast(const codec::Event& event) {
-  std::string line = codec::to_line(event);
+void AdminServer::broadcast(const wire::Event& event) {
+  std::string line = wire::to_line(event);
   auto connections = shared_->connections;
   for (const auto& connection : connections) {
     if (connection->watching()) {

@@ -14,7 +14,7 @@
 
 #include "base/result.hpp"
 #include "base/units.hpp"
-#include "daemon/codec/protocol.hpp"
+#include "daemon/wire/protocol.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/admin/command_table.hpp"
 
@@ -48,7 +48,7 @@ class AdminServer {
   void stop();
 
   // Sends an event line to every connection that ran `watch`.
-  void broadcast(const codec::Event& event);
+  void broadcast(const wire::Event& event);
 
   // Limits from a reloaded config apply to new requests and connections.
   void set_limits(int max_clients, std::size_t max_request_bytes, Duration idle_timeout,

@@ -88,7 +88,7 @@ ArgResult<std::vector<NodeId>> node_list(const json& value) {
   return nodes;
 }
 
-codec::ErrorReply bad_request(const ArgumentError& error) {
+wire::ErrorReply bad_request(const ArgumentError& error) {
   return bad_request(error.message);
 }
 

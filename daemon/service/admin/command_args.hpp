@@ -11,7 +11,7 @@
 
 #include "base/result.hpp"
 #include "base/units.hpp"
-#include "daemon/codec/protocol.hpp"
+#include "daemon/wire/protocol.hpp"
 
 namespace nb::service {
 
@@ -29,6 +29,6 @@ ArgResult<std::optional<std::size_t>> limit_arg(const nlohmann::json& args);
 // "to": a node, a list of nodes or "1,2".
 ArgResult<std::vector<NodeId>> node_list(const nlohmann::json& value);
 
-codec::ErrorReply bad_request(const ArgumentError& error);
+wire::ErrorReply bad_request(const ArgumentError& error);
 
 }  // namespace nb::service

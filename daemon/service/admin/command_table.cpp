@@ -16,43 +16,42 @@ void CommandTable::add(std::string name, std::string help, Access access, Comman
   commands_[std::move(name)] = Entry{std::move(help), access, std::move(handler)};
 }
 
-codec::Response CommandTable::dispatch(const codec::Request& request,
-                                       CommandContext& context) const {
+wire::Response CommandTable::dispatch(const wire::Request& request, CommandContext& context) const {
   auto it = commands_.find(request.cmd);
   if (it == commands_.end()) {
-    return codec::failure(request.id, codec::ErrorCode::unknown_command,
-                          "unknown command \"" + request.cmd + "\" (try list_commands)");
+    return wire::failure(request.id, wire::ErrorCode::unknown_command,
+                         "unknown command \"" + request.cmd + "\" (try list_commands)");
   }
   const Entry& entry = it->second;
   if (entry.access == Access::mutating && !context.caller_is_admin) {
-    return codec::failure(request.id, codec::ErrorCode::forbidden,
-                          "\"" + request.cmd +
-                              "\" changes the daemon's state: only root or members of the "
-                              "admin group may run it");
+    return wire::failure(request.id, wire::ErrorCode::forbidden,
+                         "\"" + request.cmd +
+                             "\" changes the daemon's state: only root or members of the "
+                             "admin group may run it");
   }
   try {
     CommandOutcome outcome = entry.handler(request.args, context);
-    if (auto* error = std::get_if<codec::ErrorReply>(&outcome)) {
-      return codec::failure(request.id, error->code, std::move(error->message));
+    if (auto* error = std::get_if<wire::ErrorReply>(&outcome)) {
+      return wire::failure(request.id, error->code, std::move(error->message));
     }
-    return codec::success(request.id, std::move(std::get<nlohmann::json>(outcome)));
+    return wire::success(request.id, std::move(std::get<nlohmann::json>(outcome)));
   } catch (const nlohmann::json::exception& e) {
     // Handlers read args with .at()/.get<>(): a wrong type is the caller's mistake.
-    return codec::failure(request.id, codec::ErrorCode::bad_request,
-                          std::string("bad arguments: ") + e.what());
+    return wire::failure(request.id, wire::ErrorCode::bad_request,
+                         std::string("bad arguments: ") + e.what());
   } catch (const std::invalid_argument& e) {
-    return codec::failure(request.id, codec::ErrorCode::bad_request, e.what());
+    return wire::failure(request.id, wire::ErrorCode::bad_request, e.what());
   } catch (const std::exception& e) {
-    return codec::failure(request.id, codec::ErrorCode::failed, e.what());
+    return wire::failure(request.id, wire::ErrorCode::failed, e.what());
   }
 }
 
-codec::Response CommandTable::handle_line(std::string_view line, CommandContext& context) const {
-  auto parsed = codec::parse_request(line);
-  if (auto* error = std::get_if<codec::Response>(&parsed)) {
+wire::Response CommandTable::handle_line(std::string_view line, CommandContext& context) const {
+  auto parsed = wire::parse_request(line);
+  if (auto* error = std::get_if<wire::Response>(&parsed)) {
     return std::move(*error);
   }
-  return dispatch(std::get<codec::Request>(parsed), context);
+  return dispatch(std::get<wire::Request>(parsed), context);
 }
 
 bool CommandTable::contains(std::string_view name) const {
@@ -68,12 +67,12 @@ nlohmann::json CommandTable::describe() const {
   return list;
 }
 
-codec::ErrorReply bad_request(std::string message) {
-  return codec::ErrorReply{codec::ErrorCode::bad_request, std::move(message)};
+wire::ErrorReply bad_request(std::string message) {
+  return wire::ErrorReply{wire::ErrorCode::bad_request, std::move(message)};
 }
 
-codec::ErrorReply command_failed(std::string message) {
-  return codec::ErrorReply{codec::ErrorCode::failed, std::move(message)};
+wire::ErrorReply command_failed(std::string message) {
+  return wire::ErrorReply{wire::ErrorCode::failed, std::move(message)};
 }
 
 }  // namespace nb::service

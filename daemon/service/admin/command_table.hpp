@@ -10,7 +10,7 @@
 #include <string_view>
 #include <variant>
 
-#include "daemon/codec/protocol.hpp"
+#include "daemon/wire/protocol.hpp"
 
 namespace nb::service {
 
@@ -22,7 +22,7 @@ struct CommandContext {
   bool start_watching = false;  // set by `watch`: the connection then streams events
 };
 
-using CommandOutcome = std::variant<nlohmann::json, codec::ErrorReply>;
+using CommandOutcome = std::variant<nlohmann::json, wire::ErrorReply>;
 using CommandHandler = std::function<CommandOutcome(const nlohmann::json& args, CommandContext&)>;
 
 class CommandTable {
@@ -32,9 +32,9 @@ class CommandTable {
   // A later registration under the same name replaces the earlier one.
   void add(std::string name, std::string help, Access access, CommandHandler handler);
 
-  codec::Response dispatch(const codec::Request& request, CommandContext& context) const;
+  wire::Response dispatch(const wire::Request& request, CommandContext& context) const;
   // Parses then dispatches: what the socket layer calls for each line.
-  codec::Response handle_line(std::string_view line, CommandContext& context) const;
+  wire::Response handle_line(std::string_view line, CommandContext& context) const;
 
   bool contains(std::string_view name) const;
   nlohmann::json describe() const;  // [{name, help, mutating}], sorted by name
@@ -49,7 +49,7 @@ class CommandTable {
 };
 
 // Helpers for handlers.
-codec::ErrorReply bad_request(std::string message);
-codec::ErrorReply command_failed(std::string message);
+wire::ErrorReply bad_request(std::string message);
+wire::ErrorReply command_failed(std::string message);
 
 }  // namespace nb::service

@@ -24,7 +24,7 @@ CommandOutcome resume(DaemonView& daemon, const Args&, CommandContext&) {
 
 CommandOutcome reconcile(DaemonView& daemon, const Args&, CommandContext&) {
   if (daemon.state().stopping) {
-    return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
+    return wire::ErrorReply{wire::ErrorCode::busy, "the daemon is stopping"};
   }
   // The reply cannot wait for the scan: the loop thread answers everyone.
   bool joined = daemon.state().scanning.has_value();

@@ -148,10 +148,10 @@ ArgResult<actuator::MigrationTarget> resolve_target(const DaemonView& daemon,
 
 CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext&) {
   if (daemon.state().stopping) {
-    return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
+    return wire::ErrorReply{wire::ErrorCode::busy, "the daemon is stopping"};
   }
   if (const RunningJob* job = daemon.job()) {
-    return codec::ErrorReply{codec::ErrorCode::busy, "job " + std::to_string(job->id) +
+    return wire::ErrorReply{wire::ErrorCode::busy, "job " + std::to_string(job->id) +
                                                          " is running; wait for it or `cancel` it"};
   }
   const auto& snapshot = daemon.state().last_snapshot;

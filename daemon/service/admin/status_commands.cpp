@@ -18,8 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-codec::ErrorReply unavailable(std::string message) {
-  return codec::ErrorReply{codec::ErrorCode::unavailable, std::move(message)};
+wire::ErrorReply unavailable(std::string message) {
+  return wire::ErrorReply{wire::ErrorCode::unavailable, std::move(message)};
 }
 
 Bytes total_anon_bytes(const core::Container& container) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "daemon/codec/audit_log.hpp"
+#include "daemon/wire/audit_log_reader.hpp"
 
 namespace nb::service {
 
@@ -56,7 +57,7 @@ Status AuditLog::write(const config::ExportConfig& config, const std::string& li
   }
   auto size = static_cast<Bytes>(st.st_size);
   if (size > 0 && size + static_cast<Bytes>(line.size()) > config.audit_log_max_bytes) {
-    auto rotated = codec::rotated_audit_log(path_);
+    auto rotated = wire::rotated_audit_log(path_);
     if (::rename(path_.c_str(), rotated.c_str()) != 0) {
       return make_error(errno, "rename " + path_.string() + " to " + rotated.string());
     }

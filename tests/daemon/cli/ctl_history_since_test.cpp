@@ -7,7 +7,6 @@
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
-#include "daemon/ctl/audit_view.hpp"
 #include "tests/daemon/service/running_daemon.hpp"
 
 namespace nb::testing {
@@ -15,7 +14,6 @@ namespace {
 
 using nlohmann::json;
 using ::testing::HasSubstr;
-using ::testing::Not;
 
 TimePoint minutes_ago(int minutes) {
   return std::chrono::system_clock::now() - std::chrono::minutes(minutes);
@@ -49,23 +47,6 @@ json job_entry(TimePoint time, std::uint64_t number) {
   report.source_node = 1;
   report.stop_reason = actuator::StopReason::deadline;
   return codec::audit_job_entry(time, 9, record, &report);
-}
-
-TEST(AuditView, ShowsRoundsAndJobsAsRows) {
-  json result{{"entries", {round_entry(minutes_ago(5), 12), job_entry(minutes_ago(4), 12)}},
-              {"skipped_lines", 1}};
-  auto text = ctl::format_audit_entries(result);
-  EXPECT_THAT(text, HasSubstr("KIND"));
-  EXPECT_THAT(text, HasSubstr("force: node 1 under force pressure"));
-  EXPECT_THAT(text, HasSubstr("512.0 MiB"));
-  EXPECT_THAT(text, HasSubstr("job 9"));
-  EXPECT_THAT(text, HasSubstr("threshold not met"));
-  EXPECT_THAT(text, HasSubstr("1 unreadable lines skipped"));
-}
-
-TEST(AuditView, NoSkippedLinesNoFootnote) {
-  auto text = ctl::format_audit_entries(json{{"entries", json::array()}, {"skipped_lines", 0}});
-  EXPECT_THAT(text, Not(HasSubstr("skipped")));
 }
 
 class CtlHistoryFromFile : public ::testing::Test {

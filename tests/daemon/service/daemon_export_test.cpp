@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "daemon/codec/audit_log.hpp"
+#include "daemon/wire/audit_log_reader.hpp"
 #include "tests/daemon/service/daemon_harness.hpp"
 #include "tests/daemon/service/export/exposition_validator.hpp"
 
@@ -57,7 +58,7 @@ TEST_F(DaemonExportTest, AuditLogHasARoundAndItsJobAndHistorySinceReadsThem) {
   ASSERT_EQ(daemon.reconcile(client)["outcome"], "started");
   ASSERT_TRUE(daemon.wait_until_idle());
 
-  auto read = codec::read_audit_log(audit_log, std::nullopt);
+  auto read = wire::read_audit_log(audit_log, std::nullopt);
   ASSERT_TRUE(read.ok());
   ASSERT_EQ(read->entries.size(), 2u) << "the first round decided nothing and is not logged";
   const json& round = read->entries[0];

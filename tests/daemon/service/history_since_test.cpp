@@ -89,9 +89,9 @@ class HistorySinceRejects : public ::testing::TestWithParam<BadArgs> {};
 
 TEST_P(HistorySinceRejects, BadArgumentsAreABadRequest) {
   auto outcome = history_since(GetParam().args, config::ExportConfig{}, {}, at(0));
-  ASSERT_TRUE(std::holds_alternative<codec::ErrorReply>(outcome));
-  const auto& error = std::get<codec::ErrorReply>(outcome);
-  EXPECT_EQ(error.code, codec::ErrorCode::bad_request);
+  ASSERT_TRUE(std::holds_alternative<wire::ErrorReply>(outcome));
+  const auto& error = std::get<wire::ErrorReply>(outcome);
+  EXPECT_EQ(error.code, wire::ErrorCode::bad_request);
   EXPECT_THAT(error.message, HasSubstr(GetParam().message));
 }
 

@@ -51,7 +51,7 @@ TEST(NodeList, SaysWhatIsWrong) {
 
 TEST(ArgumentError, BecomesABadRequest) {
   auto reply = bad_request(ArgumentError{"\"limit\" must be a positive integer"});
-  EXPECT_EQ(reply.code, codec::ErrorCode::bad_request);
+  EXPECT_EQ(reply.code, wire::ErrorCode::bad_request);
   EXPECT_EQ(reply.message, "\"limit\" must be a positive integer");
 }
 

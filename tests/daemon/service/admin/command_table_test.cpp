@@ -25,14 +25,14 @@ class CommandTableTest : public ::testing::Test {
               });
     table.add("refuses", "returns an error", Access::read_only,
               [](const json&, CommandContext&) -> CommandOutcome {
-                return codec::ErrorReply{codec::ErrorCode::busy, "try later"};
+                return wire::ErrorReply{wire::ErrorCode::busy, "try later"};
               });
     table.add(
         "throws", "a handler bug", Access::read_only,
         [](const json&, CommandContext&) -> CommandOutcome { throw std::runtime_error("boom"); });
   }
 
-  codec::Response run(std::string_view line, bool admin) {
+  wire::Response run(std::string_view line, bool admin) {
     CommandContext context{admin, false};
     return table.handle_line(line, context);
   }
@@ -51,7 +51,7 @@ TEST_F(CommandTableTest, ReadOnlyCommandAnswersAnyone) {
 TEST_F(CommandTableTest, MutatingCommandIsForbiddenToNonAdminsAndDoesNotRun) {
   auto response = run(R"({"id": 2, "cmd": "poke"})", false);
   ASSERT_FALSE(response.ok());
-  EXPECT_EQ(response.error->code, codec::ErrorCode::forbidden);
+  EXPECT_EQ(response.error->code, wire::ErrorCode::forbidden);
   EXPECT_EQ(pokes, 0);
   EXPECT_TRUE(run(R"({"id": 3, "cmd": "poke"})", true).ok());
   EXPECT_EQ(pokes, 1);
@@ -60,31 +60,31 @@ TEST_F(CommandTableTest, MutatingCommandIsForbiddenToNonAdminsAndDoesNotRun) {
 TEST_F(CommandTableTest, UnknownCommandNamesIt) {
   auto response = run(R"({"id": 4, "cmd": "frobnicate"})", true);
   ASSERT_FALSE(response.ok());
-  EXPECT_EQ(response.error->code, codec::ErrorCode::unknown_command);
+  EXPECT_EQ(response.error->code, wire::ErrorCode::unknown_command);
   EXPECT_NE(response.error->message.find("frobnicate"), std::string::npos);
 }
 
 TEST_F(CommandTableTest, WrongArgumentTypeIsBadRequest) {
   auto response = run(R"({"id": 5, "cmd": "typed", "args": {"n": "x"}})", true);
   ASSERT_FALSE(response.ok());
-  EXPECT_EQ(response.error->code, codec::ErrorCode::bad_request);
+  EXPECT_EQ(response.error->code, wire::ErrorCode::bad_request);
   EXPECT_EQ(run(R"({"cmd": "typed", "args": {"n": 1}})", true).result["n"], 2);
 }
 
 TEST_F(CommandTableTest, HandlerErrorsAndExceptionsBecomeReplies) {
   auto refused = run(R"({"cmd": "refuses"})", true);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error->code, codec::ErrorCode::busy);
+  EXPECT_EQ(refused.error->code, wire::ErrorCode::busy);
   auto thrown = run(R"({"cmd": "throws"})", true);
   ASSERT_FALSE(thrown.ok());
-  EXPECT_EQ(thrown.error->code, codec::ErrorCode::failed);
+  EXPECT_EQ(thrown.error->code, wire::ErrorCode::failed);
   EXPECT_EQ(thrown.error->message, "boom");
 }
 
 TEST_F(CommandTableTest, MalformedLineIsBadRequest) {
   auto response = run("{{{", true);
   ASSERT_FALSE(response.ok());
-  EXPECT_EQ(response.error->code, codec::ErrorCode::bad_request);
+  EXPECT_EQ(response.error->code, wire::ErrorCode::bad_request);
 }
 
 TEST_F(CommandTableTest, ListCommandsDescribesEveryCommandSorted) {

@@ -49,12 +49,12 @@ class DaemonCommandsTest : public ::testing::Test {
  protected:
   DaemonCommandsTest() { register_daemon_commands(table, daemon); }
 
-  codec::Response run(const std::string& cmd, json args = json::object()) {
+  wire::Response run(const std::string& cmd, json args = json::object()) {
     CommandContext context{true, false};
-    return table.dispatch(codec::Request{"1", cmd, std::move(args)}, context);
+    return table.dispatch(wire::Request{"1", cmd, std::move(args)}, context);
   }
 
-  static std::string error_of(const codec::Response& response) {
+  static std::string error_of(const wire::Response& response) {
     EXPECT_FALSE(response.ok());
     return response.error ? response.error->message : "";
   }

@@ -7,6 +7,7 @@
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
+#include "daemon/wire/audit_log_reader.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::service {
@@ -46,7 +47,7 @@ std::vector<std::string> lines_of(const std::filesystem::path& file) {
 
 std::vector<std::uint64_t> rounds_read(const std::filesystem::path& file,
                                        std::optional<TimePoint> since = std::nullopt) {
-  auto read = codec::read_audit_log(file, since);
+  auto read = wire::read_audit_log(file, since);
   EXPECT_TRUE(read.ok());
   std::vector<std::uint64_t> rounds;
   for (const auto& e : read->entries) {
@@ -91,14 +92,14 @@ TEST_F(AuditLogTest, TornLastLineOfACrashIsSkippedNotFatal) {
     before_crash.append(config, entry(0, 1));
   }
   std::ofstream(file(), std::ios::app) << R"({"time":"2026-12-02T10:00:05Z","kind":"rou)";
-  auto torn = codec::read_audit_log(file(), std::nullopt);
+  auto torn = wire::read_audit_log(file(), std::nullopt);
   ASSERT_TRUE(torn.ok());
   EXPECT_THAT(torn->entries, SizeIs(1));
   EXPECT_EQ(torn->skipped_lines, 1u);
 
   AuditLog after_restart;
   after_restart.append(config, entry(10, 2));
-  auto read = codec::read_audit_log(file(), std::nullopt);
+  auto read = wire::read_audit_log(file(), std::nullopt);
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(read->skipped_lines, 1u) << "the next entry starts on a line of its own";
   EXPECT_EQ(rounds_read(file()), (std::vector<std::uint64_t>{1, 2}));
@@ -111,7 +112,7 @@ TEST_F(AuditLogTest, RotatesToOneOlderGenerationWhenFull) {
   for (int i = 1; i <= 8; ++i) {
     log.append(config, entry(i, i));
   }
-  auto rotated = codec::rotated_audit_log(file());
+  auto rotated = wire::rotated_audit_log(file());
   EXPECT_EQ(rotated.filename(), "audit.jsonl.1");
   EXPECT_LE(std::filesystem::file_size(file()), config.audit_log_max_bytes);
   EXPECT_LE(std::filesystem::file_size(rotated), config.audit_log_max_bytes);
@@ -159,14 +160,14 @@ TEST_F(AuditLogTest, ReadLeavesOutEntriesBeforeSinceAndSkipsGarbage) {
     log.append(config, entry(i * 60, i));
   }
   std::ofstream(file(), std::ios::app) << "not json at all\n{\"time\":\"garbage\"}\n";
-  auto read = codec::read_audit_log(file(), at(150));
+  auto read = wire::read_audit_log(file(), at(150));
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(rounds_read(file(), at(150)), (std::vector<std::uint64_t>{3, 4}));
   EXPECT_EQ(read->skipped_lines, 2u);
 }
 
 TEST_F(AuditLogTest, MissingFileHasNoEntries) {
-  auto read = codec::read_audit_log(file(), std::nullopt);
+  auto read = wire::read_audit_log(file(), std::nullopt);
   ASSERT_TRUE(read.ok());
   EXPECT_TRUE(read->entries.empty());
   EXPECT_EQ(read->skipped_lines, 0u);
@@ -215,32 +216,6 @@ TEST(AuditEntries, RoundWithoutDecisionKeepsItsReason) {
   EXPECT_TRUE(round["decision"].is_null());
   EXPECT_EQ(round["reason"], "reading the host failed");
 }
-
-struct SinceCase {
-  const char* text;
-  std::optional<int> seconds_before_now;  // nothing: an error
-};
-
-class ParseSince : public ::testing::TestWithParam<SinceCase> {};
-
-TEST_P(ParseSince, DurationsCountBackFromNowAndTimesAreAbsolute) {
-  const auto now = at(100000);
-  auto parsed = codec::parse_since(GetParam().text, now);
-  if (!GetParam().seconds_before_now) {
-    ASSERT_FALSE(parsed.ok()) << GetParam().text;
-    EXPECT_THAT(parsed.error().message(), HasSubstr("neither a duration"));
-    return;
-  }
-  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
-  EXPECT_EQ(now - parsed.value(), std::chrono::seconds(*GetParam().seconds_before_now));
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Texts, ParseSince,
-    ::testing::Values(SinceCase{"90s", 90}, SinceCase{"15m", 900}, SinceCase{"2h", 7200},
-                      SinceCase{"2026-12-02T10:00:00Z", 100000},
-                      SinceCase{"2026-12-02T11:00:00+01:00", 100000}, SinceCase{"30", std::nullopt},
-                      SinceCase{"yesterday", std::nullopt}, SinceCase{"", std::nullopt}));
 
 }  // namespace
 }  // namespace nb::service

@@ -1,9 +1,9 @@
-#include "daemon/codec/protocol.hpp"
+#include "daemon/wire/protocol.hpp"
 
 #include <array>
 #include <utility>
 
-namespace nb::codec {
+namespace nb::wire {
 
 namespace {
 
@@ -125,4 +125,4 @@ Result<ServerLine> parse_server_line(std::string_view line) try {
   return make_error(0, std::string("the daemon sent a malformed line: ") + e.what());
 }
 
-}  // namespace nb::codec
+}  // namespace nb::wire

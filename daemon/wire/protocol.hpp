@@ -13,7 +13,7 @@
 
 #include "base/result.hpp"
 
-namespace nb::codec {
+namespace nb::wire {
 
 enum class ErrorCode {
   bad_request,
@@ -59,7 +59,7 @@ std::string to_line(const Response& response);
 
 struct Event {
   std::string kind;  // round, job_progress, job_done, eviction, config_reloaded
-  std::string time;  // RFC 3339, see codec::format_time
+  std::string time;  // RFC 3339, see nb::format_rfc3339
   nlohmann::json data;
 };
 
@@ -69,4 +69,4 @@ std::string to_line(const Event& event);
 using ServerLine = std::variant<Response, Event>;
 Result<ServerLine> parse_server_line(std::string_view line);
 
-}  // namespace nb::codec
+}  // namespace nb::wire

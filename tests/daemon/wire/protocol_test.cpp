@@ -1,8 +1,8 @@
-#include "daemon/codec/protocol.hpp"
+#include "daemon/wire/protocol.hpp"
 
 #include <gtest/gtest.h>
 
-namespace nb::codec {
+namespace nb::wire {
 namespace {
 
 struct BadRequestCase {
@@ -102,4 +102,4 @@ TEST(ErrorCodes, NamesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace nb::codec
+}  // namespace nb::wire

@@ -1,0 +1,20 @@
+#pragma once
+// The pieces every human view is made of: table cells from JSON values and aligned tables.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace nb::ctl {
+
+std::string format_bytes(double bytes);  // "1.5 GiB"
+
+// Table cells from JSON values; "-" stands for a missing value.
+std::string cell_text(const nlohmann::json& value);   // strings bare, the rest as JSON
+std::string cell_nodes(const nlohmann::json& list);   // [1,2] → "1,2"
+std::string cell_bytes(const nlohmann::json& value);  // a number of bytes → "1.5 GiB"
+
+// Columns padded to their widest cell; the header first.
+std::string format_table(const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace nb::ctl

@@ -1,0 +1,10 @@
+#pragma once
+// numabalancerctl's exit codes, the same for every command (scripts test them).
+
+namespace nb::ctl {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;  // the command failed
+constexpr int kUsage = 2;   // cannot connect, or bad usage
+
+}  // namespace nb::ctl

@@ -1,0 +1,35 @@
+#pragma once
+// numabalancerctl's conversations with the daemon: one request and its result, or a request
+// followed by the events that tell how it ended. Each returns the process exit code.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "daemon/ctl/exit_codes.hpp"
+#include "daemon/ctl/result_views.hpp"
+
+namespace nb::ctl {
+
+// The options every command shares.
+struct Options {
+  std::string socket = "/run/numabalancer/admin.sock";
+  bool json_output = false;
+  double timeout_s = 10;
+};
+
+// Sends `cmd` and prints its result: as JSON with --json or without a `human` view.
+int ask(const Options& options, const std::string& cmd, const nlohmann::json& args,
+        Formatter human);
+
+// `watch`: prints events until `count` of them (0: forever).
+int stream_events(const Options& options, long long count);
+
+// `reconcile`: asks for a round and waits for its "round" event, so the operator sees what it
+// decided rather than that it started. 1 when the round failed (the host could not be read).
+int run_round(const Options& options);
+
+// `migrate`: starts the job, then follows its events to the end: a progress line on a terminal,
+// the report at the end. 0 when the threshold was met, 1 otherwise.
+int follow_job(const Options& options, const nlohmann::json& args);
+
+}  // namespace nb::ctl

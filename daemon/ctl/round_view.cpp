@@ -1,0 +1,150 @@
+#include "daemon/ctl/round_view.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "daemon/ctl/cells.hpp"
+
+namespace nb::ctl {
+
+namespace {
+
+using nlohmann::json;
+
+std::string bytes_by_node(const json& by_node) {
+  std::string out;
+  if (by_node.is_object()) {
+    for (const auto& [node, bytes] : by_node.items()) {
+      out += (out.empty() ? "" : " ") + node + ":" + cell_bytes(bytes);
+    }
+  }
+  return out.empty() ? "-" : out;
+}
+
+// Pages the job asked to move that stayed where they were.
+std::string not_moved(const json& outcomes) {
+  long long count = 0;
+  for (const char* key : {"busy", "no_memory", "access_denied", "other"}) {
+    count += outcomes.value(key, 0LL);
+  }
+  return count == 0 ? "-" : std::to_string(count) + " pages";
+}
+
+std::vector<std::string> report_row(std::string name, const json& part) {
+  return {std::move(name),
+          cell_bytes(part.value("bytes_on_source", json())),
+          cell_bytes(part.value("bytes_moved", json())),
+          bytes_by_node(part.value("bytes_moved_to", json())),
+          not_moved(part.value("outcomes", json::object())),
+          cell_text(part.value("syscalls", json()))};
+}
+
+constexpr std::size_t kProcessesShown = 5;
+
+using Rows = std::vector<std::vector<std::string>>;
+
+// The container's row, then its biggest processes and how many more there were.
+void add_container_rows(const json& container, Rows& rows) {
+  rows.push_back(report_row(cell_text(container.value("id", json())), container));
+  const json processes = container.value("processes", json::array());
+  std::size_t shown = 0;
+  for (const auto& process : processes) {
+    if (shown == kProcessesShown) {
+      break;
+    }
+    std::string name = "  pid " + cell_text(process.value("pid", json()));
+    if (process.value("vanished", false)) {
+      name += " (exited)";
+    }
+    rows.push_back(report_row(std::move(name), process));
+    ++shown;
+  }
+  auto hidden = processes.size() - shown + container.value("processes_omitted", std::size_t{0});
+  if (hidden > 0) {
+    rows.push_back({fmt::format("  ({} more processes)", hidden), "", "", "", "", ""});
+  }
+}
+
+std::string indented(const std::string& text, const std::string& indent) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    out += indent + text.substr(start, end - start + 1);
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string error_lines(const json& errors, const std::string& indent) {
+  std::string out;
+  for (const auto& error : errors) {
+    std::string where = cell_text(error.value("container_id", json()));
+    if (error.contains("pid") && !error["pid"].is_null()) {
+      where += " pid " + cell_text(error["pid"]);
+    }
+    std::string hint = error.value("hint", std::string());
+    out += indent + "error: " + where + ": " + cell_text(error.value("message", json())) +
+           (hint.empty() ? "" : " (" + hint + ")") + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string round_line(const json& round) {
+  if (!round.is_object()) {
+    return "-";
+  }
+  std::string line =
+      fmt::format("#{} {} {}", cell_text(round.value("number", json())),
+                  cell_text(round.value("time", json())), cell_text(round.value("status", json())));
+  std::string outcome = round.value("outcome", std::string());
+  if (!outcome.empty() && outcome != "none") {
+    line += " (" + outcome + ")";
+  }
+  if (round.contains("source_node") && !round["source_node"].is_null()) {
+    line += fmt::format(", node {} -> {}", cell_text(round["source_node"]),
+                        cell_nodes(round.value("dest_nodes", json::array())));
+  }
+  std::string reason = round.value("reason", std::string());
+  if (!reason.empty()) {
+    line += ": " + reason;
+  }
+  return line;
+}
+
+std::string job_line(const json& job) {
+  if (!job.is_object()) {
+    return "none";
+  }
+  const json& progress = job.value("progress", json::object());
+  std::string goal = progress.value("goal", 0LL) > 0 ? cell_bytes(progress["goal"]) : "?";
+  return fmt::format("job {} ({}{}), node {} -> {}: {} of {} at {:.0f} MiB/s{}",
+                     cell_text(job["id"]), cell_text(job["kind"]),
+                     job.value("dry_run", false) ? ", dry-run" : "", cell_text(job["source_node"]),
+                     cell_nodes(job["dest_nodes"]), cell_bytes(progress.value("moved", json(0))),
+                     goal, progress.value("rate_mib_per_s", 0.0),
+                     job.value("cancel_requested", false) ? " (cancelling)" : "");
+}
+
+std::string format_full_report(const json& report, const std::string& indent) {
+  std::string out = fmt::format(
+      "{}{}, {} moved of {} goal, threshold {}, {} syscalls in {:.0f} ms{}\n", indent,
+      cell_text(report.value("stop_reason", json())),
+      cell_bytes(report.value("bytes_moved", json())), cell_bytes(report.value("goal", json())),
+      report.value("threshold_met", false) ? "met" : "not met",
+      cell_text(report.value("syscalls", json())), report.value("elapsed_ms", 0.0),
+      report.value("dry_run", false) ? " (dry-run: nothing moved)" : "");
+  Rows rows{{"CONTAINER / PID", "ON SOURCE", "MOVED", "MOVED TO", "NOT MOVED", "SYSCALLS"}};
+  for (const auto& container : report.value("containers", json::array())) {
+    add_container_rows(container, rows);
+  }
+  if (rows.size() > 1) {
+    out += indented(format_table(rows), indent);
+  }
+  return out + error_lines(report.value("errors", json::array()), indent);
+}
+
+}  // namespace nb::ctl

@@ -1,0 +1,49 @@
+// `numabalancerctl migrate`'s own lines: the progress redrawn on a terminal and the job's end.
+
+#include <gtest/gtest.h>
+
+#include "daemon/ctl/human_output.hpp"
+
+namespace nb::ctl {
+namespace {
+
+using nlohmann::json;
+
+TEST(JobProgressLine, ShowsMovedGoalRateAndEta) {
+  json progress{{"moved", 512 << 20}, {"goal", 1536 << 20}, {"rate_mib_per_s", 256.7}};
+  EXPECT_EQ(job_progress_line(progress), "\r512.0 MiB of 1.5 GiB, 256 MiB/s, ETA 3 s   ");
+}
+
+TEST(JobProgressLine, UnknownGoalIsAQuestionMarkWithoutEta) {
+  EXPECT_EQ(job_progress_line({{"moved", 4096}}), "\r4.0 KiB of ?, 0 MiB/s   ");
+}
+
+TEST(JobDoneText, OutcomeThenStopReasonAndErrors) {
+  json done{{"outcome", "partial"},
+            {"moved_bytes", 1 << 20},
+            {"report",
+             {{"stop_reason", "deadline"},
+              {"syscalls", 12},
+              {"longest_call_ms", 2.5},
+              {"threshold_met", false},
+              {"errors", {{{"message", "EPERM"}, {"hint", "run as root"}}}}}}};
+  EXPECT_EQ(job_done_text(4, done),
+            "job 4: partial, moved 1.0 MiB\n"
+            "stop reason: deadline, 12 syscalls, longest call 2.5 ms, threshold not met\n"
+            "error: EPERM run as root\n");
+}
+
+TEST(JobDoneText, DryRunSaysNothingMoved) {
+  json done{{"outcome", "done"}, {"moved_bytes", 0}, {"report", {{"dry_run", true}}}};
+  EXPECT_EQ(job_done_text(5, done),
+            "job 5: done, moved 0 B (dry-run: nothing moved)\n"
+            "stop reason: , 0 syscalls, longest call 0 ms, threshold not met\n");
+}
+
+TEST(JobDoneText, NoReportIsOneLine) {
+  EXPECT_EQ(job_done_text(6, {{"outcome", "failed"}, {"moved_bytes", 0}}),
+            "job 6: failed, moved 0 B\n");
+}
+
+}  // namespace
+}  // namespace nb::ctl
