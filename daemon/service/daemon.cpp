@@ -3,56 +3,23 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
-#include <set>
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/decision_json.hpp"
-#include "daemon/service/daemon_job.hpp"
-#include "daemon/service/report_summary.hpp"
+#include "daemon/service/admin/daemon_commands.hpp"
+#include "daemon/service/job_outcome.hpp"
+#include "daemon/service/round_history.hpp"
+#include "daemon/service/round_job.hpp"
 
 namespace nb::service {
 
 namespace {
 
-// The state file holds a summary of every kept round and the full report of the newest few;
-// a full report keeps at most this many processes per container.
-constexpr std::size_t kRoundsKept = 500;
-constexpr std::size_t kFullReportsKept = 5;
-constexpr std::size_t kProcessesPerContainerKept = 100;
-constexpr auto kProgressEvery = std::chrono::milliseconds(100);
-
-std::filesystem::path state_file(const config::Config& config) {
-  return std::filesystem::path(config.daemon.state_dir) / codec::kStateFileName;
-}
-
-AdminServerOptions server_options(const config::Config& config,
-                                  const std::filesystem::path& proc_root) {
-  AdminServerOptions options;
-  options.socket_path = config.admin.socket;
-  options.socket_mode = config.admin.socket_mode;
-  options.admin_group = config.admin.admin_group;
-  options.max_clients = config.admin.max_clients;
-  options.max_request_bytes = static_cast<std::size_t>(config.admin.max_request_bytes);
-  options.idle_timeout = config.admin.idle_timeout;
-  options.proc_root = proc_root;
-  return options;
-}
-
-std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
-  std::string line = "round " + std::to_string(record.number) + ": " + record.status;
-  if (record.outcome != "none") {
-    line += " (" + record.outcome + ")";
+// systemd may be gone or never have listened; the daemon carries on either way.
+void log_unsent(const Status& sent) {
+  if (!sent) {
+    spdlog::debug("sd_notify: {}", sent.error().message());
   }
-  if (!record.reason.empty()) {
-    line += " - " + record.reason;
-  }
-  if (paused) {
-    line += " [paused]";
-  }
-  if (dry_run) {
-    line += " [dry-run]";
-  }
-  return line;
 }
 
 }  // namespace
@@ -60,21 +27,21 @@ std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_
 Daemon::Daemon(asio::io_context& io, config::Config config, DaemonOptions options,
                DaemonSeams seams)
     : io_(io),
-      config_(std::move(config)),
       options_(std::move(options)),
       seams_(std::move(seams)),
       timer_(io),
       stop_timer_(io),
       watchdog_timer_(io),
       signals_(io) {
+  state_.config = std::move(config);
   if (!seams_.clock) {
     seams_.clock = [] { return std::chrono::system_clock::now(); };
   }
   if (!seams_.container_dir) {
     seams_.container_dir = [](std::string_view id) { return std::filesystem::path(id); };
   }
-  dry_run_ = config_.daemon.dry_run;
-  register_commands();
+  state_.dry_run = state_.config.daemon.dry_run;
+  register_daemon_commands(commands_, *this);
 }
 
 Daemon::~Daemon() {
@@ -89,34 +56,22 @@ Daemon::~Daemon() {
 }
 
 Status Daemon::start() {
-  started_ = seams_.clock();
-  auto lock = InstanceLock::acquire(config_.daemon.lock_file);
+  state_.started = seams_.clock();
+  auto lock = InstanceLock::acquire(state_.config.daemon.lock_file);
   if (!lock) {
     return lock.error();
   }
   lock_.emplace(std::move(lock.value()));
 
-  std::error_code error;
-  std::filesystem::create_directories(config_.daemon.state_dir, error);
-  auto loaded = codec::load_state(state_file(config_), started_);
-  if (!loaded.problem.empty()) {
-    spdlog::error(
-        "state file {} is unreadable ({}); moved aside to {}; starting with empty history",
-        state_file(config_).string(), loaded.problem,
-        loaded.moved_aside_to ? loaded.moved_aside_to->string() : "nowhere");
-  }
-  rounds_ = std::move(loaded.rounds);
-  codec::keep_newest_full_reports(rounds_, kFullReportsKept);
-  for (const auto& record : rounds_) {
-    next_round_number_ = std::max(next_round_number_, record.number + 1);
-  }
-  spdlog::info("loaded {} rounds from {}", rounds_.size(), state_file(config_).string());
+  auto loaded = load_rounds(state_.config, state_.started);
+  state_.rounds = std::move(loaded.rounds);
+  next_round_number_ = loaded.next_round_number;
 
-  if (auto removed = remove_stale_socket(config_.admin.socket); !removed) {
+  if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
     return removed.error();
   }
-  server_ =
-      std::make_unique<AdminServer>(io_, commands_, server_options(config_, options_.proc_root));
+  server_ = std::make_unique<AdminServer>(
+      io_, commands_, admin_server_options(state_.config.admin, options_.proc_root));
   if (auto started = server_->start(); !started) {
     return started.error();
   }
@@ -125,30 +80,31 @@ Status Daemon::start() {
   signals_.add(SIGHUP);
   arm_signals();
 
-  next_round_ = std::chrono::steady_clock::now() + config_.daemon.interval;
+  next_round_ = std::chrono::steady_clock::now() + state_.config.daemon.interval;
   // The first round reads the host right here, before the loop serves anyone: systemd hears
   // READY only once there is a snapshot.
   auto first_record = new_round("timer");
   auto first_scan = seams_.scan(first_record.time);
   auto first = finish_round(std::move(first_record), std::move(first_scan));
-  if (auto sent = options_.notifier.ready(status_line(first, paused_, dry_run_)); !sent) {
+  if (auto sent = options_.notifier.ready(status_line(first, state_.paused, state_.dry_run));
+      !sent) {
     spdlog::warn("sd_notify: {}", sent.error().message());
   }
   arm_timer();
   arm_watchdog();
-  spdlog::info("numabalancerd running: admin socket {}, interval {} ms", config_.admin.socket,
-               config_.daemon.interval.count());
+  spdlog::info("numabalancerd running: admin socket {}, interval {} ms", state_.config.admin.socket,
+               state_.config.daemon.interval.count());
   return Ok{};
 }
 
 void Daemon::arm_timer() {
   timer_.expires_at(next_round_);
   timer_.async_wait([this](asio::error_code error) {
-    if (error || stopping_) {
+    if (error || state_.stopping) {
       return;
     }
     // Rounds start one interval apart: sleeping interval minus the time spent.
-    next_round_ = std::chrono::steady_clock::now() + config_.daemon.interval;
+    next_round_ = std::chrono::steady_clock::now() + state_.config.daemon.interval;
     begin_round("timer");
     arm_timer();
   });
@@ -163,12 +119,10 @@ void Daemon::arm_watchdog() {
   }
   watchdog_timer_.expires_after(*period / 2);
   watchdog_timer_.async_wait([this](asio::error_code error) {
-    if (error || stopping_) {
+    if (error || state_.stopping) {
       return;
     }
-    if (auto sent = options_.notifier.watchdog(); !sent) {
-      spdlog::debug("sd_notify: {}", sent.error().message());
-    }
+    log_unsent(options_.notifier.watchdog());
     arm_watchdog();
   });
 }
@@ -204,13 +158,13 @@ codec::RoundRecord Daemon::new_round(std::string trigger) {
 }
 
 codec::RoundRecord Daemon::begin_round(std::string trigger) {
-  if (scanning_) {
-    spdlog::debug("round {} is still reading the host; the {} request joins it", scanning_->number,
-                  trigger);
-    return *scanning_;
+  if (state_.scanning) {
+    spdlog::debug("round {} is still reading the host; the {} request joins it",
+                  state_.scanning->number, trigger);
+    return *state_.scanning;
   }
-  scanning_ = new_round(std::move(trigger));
-  scan_thread_ = std::thread([this, scan = seams_.scan, now = scanning_->time] {
+  state_.scanning = new_round(std::move(trigger));
+  scan_thread_ = std::thread([this, scan = seams_.scan, now = state_.scanning->time] {
     auto scanned =
         std::make_shared<Result<codec::SnapshotDocument>>(make_error(0, "the scan did not run"));
     try {
@@ -220,17 +174,17 @@ codec::RoundRecord Daemon::begin_round(std::string trigger) {
     }
     asio::post(io_, [this, scanned] { on_scan_done(scanned); });
   });
-  return *scanning_;
+  return *state_.scanning;
 }
 
 void Daemon::on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scanned) {
-  if (!scanning_) {
+  if (!state_.scanning) {
     return;
   }
   scan_thread_.join();
-  auto record = std::move(*scanning_);
-  scanning_.reset();
-  if (stopping_) {
+  auto record = std::move(*state_.scanning);
+  state_.scanning.reset();
+  if (state_.stopping) {
     return;  // nothing starts once the daemon is stopping
   }
   finish_round(std::move(record), std::move(*scanned));
@@ -243,13 +197,13 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
     record.status = "failed";
     record.outcome = "failed";
     record.reason = "reading the host failed: " + scanned.error().message();
-    last_scan_error_ = record.reason;
+    state_.last_scan_error = record.reason;
     spdlog::error("round {}: {}", record.number, record.reason);
   } else {
-    last_scan_error_.clear();
-    last_snapshot_ = std::move(scanned.value());
-    auto decision =
-        seams_.decide(last_snapshot_->snapshot, config_.policy, codec::to_history(rounds_), now);
+    state_.last_scan_error.clear();
+    state_.last_snapshot = std::move(scanned.value());
+    auto decision = seams_.decide(state_.last_snapshot->snapshot, state_.config.policy,
+                                  codec::to_history(state_.rounds), now);
     record.status = core::to_string(decision.status);
     record.reason = decision.reason;
     record.source_node = decision.source_node;
@@ -263,135 +217,100 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
                     (!decision.migrate.empty() || !decision.evict.empty());
     if (!has_work) {
       record.outcome = "none";
-    } else if (paused_) {
+    } else if (state_.paused) {
       record.outcome = "paused";
-    } else if (dry_run_) {
+    } else if (state_.dry_run) {
       record.outcome = "dry_run";
     } else if (job_) {
       // One job at a time; the decision stays visible rather than being dropped.
       record.outcome = "deferred";
-      deferred_ = record;
+      state_.deferred = record;
       spdlog::warn("round {}: decision deferred, job {} still running", record.number, job_->id);
     } else {
       start_round_job(decision, record);
     }
-    last_decision_ = std::move(decision);
+    state_.last_decision = std::move(decision);
   }
-  ++counters_.rounds[record.outcome];
+  ++state_.counters.rounds[record.outcome];
   if (record.outcome != "none") {
-    remember(record);
-    save();
-    audit_log_.append(config_.export_,
-                      codec::audit_round_entry(record, scanned ? &*last_decision_ : nullptr));
+    remember(state_.rounds, record);
+    save_rounds(state_.config, state_.rounds);
+    audit_log_.append(state_.config.export_,
+                      codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr));
   }
-  last_round_ = record;
+  state_.last_round = record;
   nlohmann::json event = codec::to_json(record);
-  if (last_decision_ && scanned) {
-    event["decision"] = codec::to_json(*last_decision_);
+  if (state_.last_decision && scanned) {
+    event["decision"] = codec::to_json(*state_.last_decision);
   }
   publish("round", std::move(event));
-  if (auto sent = options_.notifier.status(status_line(record, paused_, dry_run_)); !sent) {
-    spdlog::debug("sd_notify: {}", sent.error().message());
-  }
-  if (auto sent = options_.notifier.watchdog(); !sent) {
-    spdlog::debug("sd_notify: {}", sent.error().message());
-  }
-  textfile_.write(config_.export_.textfile, metrics_text());
+  log_unsent(options_.notifier.status(status_line(record, state_.paused, state_.dry_run)));
+  log_unsent(options_.notifier.watchdog());
+  textfile_.write(state_.config.export_.textfile, metrics_text(state_));
   return record;
 }
 
 void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord& record) {
-  std::vector<EvictionRequest> evictions;
-  std::set<std::string> evicting;
-  if (config_.eviction.action != "none") {
-    for (const auto& candidate : decision.evict) {
-      evictions.push_back(EvictionRequest{candidate.id, seams_.container_dir(candidate.id),
-                                          seams_.cgroup_v2, *decision.source_node,
-                                          decision.reason});
-      evicting.insert(candidate.id);
-    }
-  }
-  std::vector<actuator::MigrationTarget> targets;
-  Bytes budget = 0;
-  for (const auto& move : decision.migrate) {
-    if (evicting.count(move.id) != 0) {
-      continue;  // an evicted container is left out of this round's migration
-    }
-    targets.push_back(actuator::MigrationTarget{move.id, seams_.container_dir(move.id),
-                                                std::nullopt, move.dest_nodes,
-                                                move.bytes_on_source});
-    budget += move.bytes_on_source;
-  }
-  if (targets.empty() && evictions.empty()) {
+  auto plan =
+      plan_round_job(decision, state_.config.eviction, seams_.container_dir, seams_.cgroup_v2);
+  if (plan.targets.empty() && plan.evictions.empty()) {
     record.outcome = "reported";
     return;
   }
-  auto options = job_options();
+  auto options = daemon_job_options(state_.config);
   options.source_node = *decision.source_node;
-  options.budget = budget;
+  options.budget = plan.budget;
   options.threshold = decision.threshold;
 
-  auto job = std::make_unique<Job>();
-  job->kind = "round";
-  job->round_number = record.number;
-  job->source_node = *decision.source_node;
-  job->dest_nodes = decision.dest_nodes;
-  job->budget = budget;
   record.outcome = "started";
-  deferred_.reset();
-  start_job(std::move(job), std::move(targets), options, std::move(evictions));
+  state_.deferred.reset();
+  start_job(
+      new_job("round", record.number, *decision.source_node, decision.dest_nodes, plan.budget),
+      std::move(plan.targets), options, std::move(plan.evictions));
 }
 
-actuator::JobOptions Daemon::job_options() const {
-  actuator::JobOptions options;
-  options.threshold = config_.policy.migrate_threshold;
-  options.rate_limit_mib_per_s = config_.actuator.rate_limit_mib_per_s;
-  options.call_target = config_.actuator.call_target;
-  options.deadline = config_.actuator.job_deadline;
-  options.move_shared = config_.actuator.move_shared;
-  options.min_free_bytes = config_.actuator.min_free_bytes;
-  return options;
-}
-
-void Daemon::start_job(std::unique_ptr<Job> job, std::vector<actuator::MigrationTarget> targets,
-                       actuator::JobOptions options, std::vector<EvictionRequest> evictions) {
+void Daemon::start_job(std::unique_ptr<RunningJob> job,
+                       std::vector<actuator::MigrationTarget> targets, actuator::JobOptions options,
+                       std::vector<EvictionRequest> evictions) {
   job->id = next_job_id_++;
   job->started = seams_.clock();
   job->dry_run = options.dry_run;
   job->progress.goal = options.budget == actuator::kUnlimitedBudget ? 0 : options.budget;
   job_ = std::move(job);
-  Job& running = *job_;
+  RunningJob& running = *job_;
   spdlog::info("job {} ({}): {} targets, {} evictions, node {} -> [{}], budget {} bytes",
                running.id, running.kind, targets.size(), evictions.size(), running.source_node,
                fmt::join(running.dest_nodes, ","), running.budget);
-  publish("job_started", job_json());
+  publish("job_started", to_json(*job_));
 
+  JobWork work{std::move(targets),     options,        std::move(evictions),
+               state_.config.eviction, seams_.migrate, seams_.evict};
   running.thread =
-      std::thread([this, id = running.id, cancel = &running.cancel, targets = std::move(targets),
-                   options, evictions = std::move(evictions), migrate = seams_.migrate,
-                   evict = seams_.evict, eviction_config = config_.eviction] {
-        auto result = std::make_shared<JobResult>();
-        try {
-          for (const auto& request : evictions) {
-            result->evictions.emplace_back(request, evict(eviction_config, request));
-          }
-          if (!targets.empty() && !cancel->load()) {
-            auto last_post = std::chrono::steady_clock::time_point{};
-            result->report =
-                migrate(targets, options, *cancel, [&](const actuator::JobProgress& progress) {
-                  auto now = std::chrono::steady_clock::now();
-                  if (now - last_post < kProgressEvery) {
-                    return;
-                  }
-                  last_post = now;
-                  asio::post(io_, [this, id, progress] { on_job_progress(id, progress); });
-                });
-          }
-        } catch (const std::exception& e) {
-          result->error = e.what();
-        }
+      std::thread([this, id = running.id, cancel = &running.cancel, work = std::move(work)] {
+        auto result =
+            run_job_work(work, *cancel, [this, id](const actuator::JobProgress& progress) {
+              asio::post(io_, [this, id, progress] { on_job_progress(id, progress); });
+            });
         asio::post(io_, [this, id, result] { on_job_done(id, result); });
       });
+}
+
+ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
+                                          actuator::JobOptions options) {
+  auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
+  remember(state_.rounds, record);
+  save_rounds(state_.config, state_.rounds);
+
+  start_job(new_job("manual", record.number, options.source_node, target.dest_nodes,
+                    record.planned_bytes),
+            {std::move(target)}, options, {});
+  return ManualJobStarted{job_->id, record.number};
+}
+
+void Daemon::cancel_job() {
+  if (job_) {
+    job_->cancel = true;
+  }
 }
 
 void Daemon::on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress) {
@@ -399,7 +318,7 @@ void Daemon::on_job_progress(std::uint64_t job_id, const actuator::JobProgress& 
     return;
   }
   job_->progress = progress;
-  publish("job_progress", job_json());
+  publish("job_progress", to_json(*job_));
 }
 
 void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result) {
@@ -408,82 +327,45 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
   }
   job_->thread.join();
   auto job = std::move(job_);
-  codec::RoundRecord* record = find_round(job->round_number);
+  codec::RoundRecord* record = find_round(state_.rounds, job->round_number);
   codec::RoundRecord fallback;
   if (record == nullptr) {
     record = &fallback;
   }
 
   for (auto& [request, outcome] : result->evictions) {
-    nlohmann::json event{{"container", request.container_id},
-                         {"cgroup", request.cgroup_dir.string()},
-                         {"action", config_.eviction.action},
-                         {"node", request.node}};
-    if (outcome && outcome->acted) {
-      record->evicted.push_back(request.container_id);
-      ++counters_.evictions[outcome->action];
-      event["ok"] = true;
-      event["detail"] = outcome->detail;
-      spdlog::warn("evicted {} ({}): {}", request.container_id, outcome->action, outcome->detail);
-    } else {
-      event["ok"] = false;
-      event["error"] = outcome ? outcome->detail : outcome.error().message();
-      spdlog::error("eviction of {} failed: {}", request.container_id,
-                    event["error"].get<std::string>());
-    }
-    publish("eviction", std::move(event));
+    publish("eviction", record_eviction(request, outcome, state_.config.eviction.action, *record,
+                                        state_.counters));
   }
-
+  record_job_result(*result, job->cancel, *record, state_.counters);
   if (result->report) {
-    const auto& report = *result->report;
-    counters_.add_report(report);
-    record->moved_bytes = report.bytes_moved();
-    record->migrated = !report.dry_run && report.bytes_moved() > 0;
-    record->report = report_summary(report);
-    record->full_report = full_report(report, kProcessesPerContainerKept);
-    codec::keep_newest_full_reports(rounds_, kFullReportsKept);
-    if (report.stop_reason == actuator::StopReason::cancelled) {
-      record->outcome = "cancelled";
-    } else {
-      record->outcome = report.threshold_met ? "done" : "partial";
-    }
-  } else if (!result->error.empty()) {
-    record->outcome = "failed";
-    record->reason = "the job failed: " + result->error;
-  } else {
-    record->outcome = job->cancel ? "cancelled" : "done";
+    codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
   }
   spdlog::info("job {} finished: {}, {} bytes moved", job->id, record->outcome,
                record->moved_bytes);
-  if (last_round_ && last_round_->number == record->number) {
-    last_round_ = *record;
+  if (state_.last_round && state_.last_round->number == record->number) {
+    state_.last_round = *record;
   }
-  save();
-  audit_log_.append(config_.export_,
+  save_rounds(state_.config, state_.rounds);
+  audit_log_.append(state_.config.export_,
                     codec::audit_job_entry(seams_.clock(), job->id, *record,
                                            result->report ? &*result->report : nullptr));
-  textfile_.write(config_.export_.textfile, metrics_text());
-  last_job_ = {{"id", job->id},
-               {"kind", job->kind},
-               {"started", codec::format_time(job->started)},
-               {"finished", codec::format_time(seams_.clock())},
-               {"round", codec::to_json(*record)}};
+  textfile_.write(state_.config.export_.textfile, metrics_text(state_));
+  state_.last_job = finished_job_json(*job, seams_.clock(), *record);
   nlohmann::json event = codec::to_json(*record);
   event["job"] = job->id;
   publish("job_done", std::move(event));
-  if (stopping_) {
+  if (state_.stopping) {
     finish_stop();
   }
 }
 
 void Daemon::request_stop() {
-  if (stopping_) {
+  if (state_.stopping) {
     return;
   }
-  stopping_ = true;
-  if (auto sent = options_.notifier.stopping(); !sent) {
-    spdlog::debug("sd_notify: {}", sent.error().message());
-  }
+  state_.stopping = true;
+  log_unsent(options_.notifier.stopping());
   if (server_) {
     server_->stop();
   }
@@ -508,30 +390,8 @@ void Daemon::request_stop() {
 
 void Daemon::finish_stop() {
   stop_timer_.cancel();
-  save();
+  save_rounds(state_.config, state_.rounds);
   io_.stop();
-}
-
-void Daemon::remember(codec::RoundRecord record) {
-  rounds_.push_back(std::move(record));
-  if (rounds_.size() > kRoundsKept) {
-    rounds_.erase(rounds_.begin(), rounds_.begin() + (rounds_.size() - kRoundsKept));
-  }
-}
-
-codec::RoundRecord* Daemon::find_round(std::uint64_t number) {
-  for (auto it = rounds_.rbegin(); it != rounds_.rend(); ++it) {
-    if (it->number == number) {
-      return &*it;
-    }
-  }
-  return nullptr;
-}
-
-void Daemon::save() {
-  if (auto saved = codec::save_state(state_file(config_), rounds_); !saved) {
-    spdlog::error("saving state: {}", saved.error().message());
-  }
 }
 
 void Daemon::publish(std::string kind, nlohmann::json data) {
@@ -541,7 +401,7 @@ void Daemon::publish(std::string kind, nlohmann::json data) {
   }
 }
 
-Daemon::ReloadOutcome Daemon::reload() {
+ReloadOutcome Daemon::reload() {
   ReloadOutcome outcome;
   if (options_.config_file.empty()) {
     outcome.problems.push_back("the daemon was started without --config: nothing to reload");
@@ -555,37 +415,26 @@ Daemon::ReloadOutcome Daemon::reload() {
     }
     return outcome;
   }
-  config::Config next = std::move(loaded.config);
-  if (next.admin.socket != config_.admin.socket) {
-    outcome.restart_needed.push_back("admin.socket");
+  config::Config next =
+      merge_reloaded(state_.config, std::move(loaded.config), outcome.restart_needed);
+  if (next.daemon.dry_run != state_.config.daemon.dry_run) {
+    state_.dry_run = next.daemon.dry_run;
   }
-  if (next.daemon.lock_file != config_.daemon.lock_file) {
-    outcome.restart_needed.push_back("daemon.lock_file");
-  }
-  if (next.daemon.state_dir != config_.daemon.state_dir) {
-    outcome.restart_needed.push_back("daemon.state_dir");
-    next.daemon.state_dir = config_.daemon.state_dir;
-  }
-  if (next.daemon.dry_run != config_.daemon.dry_run) {
-    dry_run_ = next.daemon.dry_run;
-  }
-  if (next.daemon.log_level != config_.daemon.log_level) {
+  if (next.daemon.log_level != state_.config.daemon.log_level) {
     spdlog::set_level(spdlog::level::from_str(next.daemon.log_level));
   }
-  bool interval_changed = next.daemon.interval != config_.daemon.interval;
-  next.admin.socket = config_.admin.socket;
-  next.daemon.lock_file = config_.daemon.lock_file;
-  config_ = std::move(next);
+  bool interval_changed = next.daemon.interval != state_.config.daemon.interval;
+  state_.config = std::move(next);
   if (server_) {
-    server_->set_limits(config_.admin.max_clients,
-                        static_cast<std::size_t>(config_.admin.max_request_bytes),
-                        config_.admin.idle_timeout, config_.admin.admin_group);
+    server_->set_limits(state_.config.admin.max_clients,
+                        static_cast<std::size_t>(state_.config.admin.max_request_bytes),
+                        state_.config.admin.idle_timeout, state_.config.admin.admin_group);
   }
   if (seams_.reconfigure) {
-    seams_.reconfigure(config_);
+    seams_.reconfigure(state_.config);
   }
-  if (interval_changed && !stopping_) {
-    next_round_ = std::chrono::steady_clock::now() + config_.daemon.interval;
+  if (interval_changed && !state_.stopping) {
+    next_round_ = std::chrono::steady_clock::now() + state_.config.daemon.interval;
     timer_.cancel();
     arm_timer();
   }

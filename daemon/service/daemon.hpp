@@ -25,11 +25,15 @@
 #include "daemon/config/load.hpp"
 #include "daemon/service/admin/admin_server.hpp"
 #include "daemon/service/admin/command_table.hpp"
+#include "daemon/service/admin/daemon_view.hpp"
+#include "daemon/service/config_reload.hpp"
+#include "daemon/service/daemon_state.hpp"
 #include "daemon/service/eviction.hpp"
 #include "daemon/service/export/audit_log.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/export/textfile_export.hpp"
 #include "daemon/service/instance_lock.hpp"
+#include "daemon/service/running_job.hpp"
 #include "daemon/service/sd_notify.hpp"
 
 namespace nb::service {
@@ -66,10 +70,10 @@ struct DaemonOptions {
   Duration stop_grace = std::chrono::milliseconds(4000);
 };
 
-class Daemon {
+class Daemon final : private DaemonView {
  public:
   Daemon(asio::io_context& io, config::Config config, DaemonOptions options, DaemonSeams seams);
-  ~Daemon();
+  ~Daemon() override;
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
 
@@ -83,46 +87,42 @@ class Daemon {
   const CommandTable& commands() const { return commands_; }
 
  private:
-  struct Job;
-  struct JobResult;
-  struct ReloadOutcome {
-    bool ok = false;
-    std::vector<std::string> problems;
-    std::vector<std::string> restart_needed;
-  };
+  // What the admin commands see and ask (DaemonView).
+  const DaemonState& state() const override { return state_; }
+  const RunningJob* job() const override { return job_.get(); }
+  TimePoint now() const override { return seams_.clock(); }
+  const std::filesystem::path& config_file() const override { return options_.config_file; }
+  const std::filesystem::path& proc_root() const override { return options_.proc_root; }
+  std::filesystem::path container_dir(std::string_view container_id) const override {
+    return seams_.container_dir(container_id);
+  }
+  std::size_t clients() const override { return server_ ? server_->connections() : 0; }
+  void set_paused(bool paused) override { state_.paused = paused; }
+  void set_dry_run(bool enabled) override { state_.dry_run = enabled; }
+  codec::RoundRecord begin_round(std::string trigger) override;
+  ReloadOutcome reload() override;
+  void cancel_job() override;
+  ManualJobStarted start_manual_job(actuator::MigrationTarget target,
+                                    actuator::JobOptions options) override;
 
-  void register_commands();
   void arm_timer();
   void arm_signals();
   void arm_watchdog();
   // A round reads the host on a worker thread and posts the snapshot back; deciding and acting
   // happen here, on the loop thread. One round at a time: asking while one reads joins it.
   codec::RoundRecord new_round(std::string trigger);
-  codec::RoundRecord begin_round(std::string trigger);
   void on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scanned);
   codec::RoundRecord finish_round(codec::RoundRecord record,
                                   Result<codec::SnapshotDocument> scanned);
   void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
-  void start_job(std::unique_ptr<Job> job, std::vector<actuator::MigrationTarget> targets,
+  void start_job(std::unique_ptr<RunningJob> job, std::vector<actuator::MigrationTarget> targets,
                  actuator::JobOptions options, std::vector<EvictionRequest> evictions);
   void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
   void on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result);
-  ReloadOutcome reload();
   void finish_stop();
-  void remember(codec::RoundRecord record);
-  codec::RoundRecord* find_round(std::uint64_t number);
-  void save();
   void publish(std::string kind, nlohmann::json data);
-  actuator::JobOptions job_options() const;
-  std::vector<ProviderState> provider_states() const;
-  std::string metrics_text() const;
-
-  nlohmann::json status_json() const;
-  nlohmann::json job_json() const;
-  CommandOutcome manual_migrate(const nlohmann::json& args);
 
   asio::io_context& io_;
-  config::Config config_;
   DaemonOptions options_;
   DaemonSeams seams_;
   CommandTable commands_;
@@ -134,23 +134,11 @@ class Daemon {
   asio::signal_set signals_;
   std::chrono::steady_clock::time_point next_round_;
 
-  bool paused_ = false;
-  bool dry_run_ = false;
-  bool stopping_ = false;
-  TimePoint started_;
+  DaemonState state_;
   std::uint64_t next_round_number_ = 1;
   std::uint64_t next_job_id_ = 1;
-  std::vector<codec::RoundRecord> rounds_;  // those that decided something; persisted
-  std::optional<codec::RoundRecord> last_round_;
-  std::optional<codec::RoundRecord> deferred_;
-  std::optional<codec::SnapshotDocument> last_snapshot_;
-  std::optional<core::Decision> last_decision_;
-  std::string last_scan_error_;
-  std::optional<codec::RoundRecord> scanning_;  // the round whose scan runs on scan_thread_
   std::thread scan_thread_;
-  nlohmann::json last_job_;  // the newest finished job, with its full report
-  std::unique_ptr<Job> job_;
-  DaemonCounters counters_;
+  std::unique_ptr<RunningJob> job_;
   TextfileExport textfile_;
   AuditLog audit_log_;
 };

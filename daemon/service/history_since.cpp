@@ -2,6 +2,7 @@
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
+#include "daemon/service/admin/command_args.hpp"
 
 namespace nb::service {
 
@@ -32,13 +33,11 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
   if (!since) {
     return bad_request(since.error().message());
   }
-  std::size_t limit = SIZE_MAX;
-  if (auto it = args.find("limit"); it != args.end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<long long>() <= 0) {
-      return bad_request("\"limit\" must be a positive integer");
-    }
-    limit = it->get<std::size_t>();
+  auto read_limit = limit_arg(args);
+  if (!read_limit) {
+    return bad_request(read_limit.error());
   }
+  std::size_t limit = read_limit->value_or(SIZE_MAX);
   json result{{"since", codec::format_time(*since)}};
   if (config.audit_log.empty()) {
     std::vector<const codec::RoundRecord*> kept;

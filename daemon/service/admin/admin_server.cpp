@@ -14,6 +14,19 @@
 
 namespace nb::service {
 
+AdminServerOptions admin_server_options(const config::AdminConfig& config,
+                                        const std::filesystem::path& proc_root) {
+  AdminServerOptions options;
+  options.socket_path = config.socket;
+  options.socket_mode = config.socket_mode;
+  options.admin_group = config.admin_group;
+  options.max_clients = config.max_clients;
+  options.max_request_bytes = static_cast<std::size_t>(config.max_request_bytes);
+  options.idle_timeout = config.idle_timeout;
+  options.proc_root = proc_root;
+  return options;
+}
+
 struct AdminServer::Shared {
   const CommandTable& table;
   AdminServerOptions options;

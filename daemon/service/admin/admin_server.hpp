@@ -15,6 +15,7 @@
 #include "base/result.hpp"
 #include "base/units.hpp"
 #include "daemon/codec/protocol.hpp"
+#include "daemon/config/config.hpp"
 #include "daemon/service/admin/command_table.hpp"
 
 namespace nb::service {
@@ -29,6 +30,10 @@ struct AdminServerOptions {
   std::filesystem::path proc_root = "/proc";
   std::size_t max_queued_bytes = 8 * 1024 * 1024;
 };
+
+// The socket's settings from [admin]; the peer checks read /proc under `proc_root`.
+AdminServerOptions admin_server_options(const config::AdminConfig& config,
+                                        const std::filesystem::path& proc_root);
 
 class AdminServer {
  public:

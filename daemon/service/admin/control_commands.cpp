@@ -1,0 +1,74 @@
+// The commands that steer the loop: pause and resume, dry-run, a round now, cancelling the job,
+// reloading the configuration, and watching the events.
+
+#include <spdlog/spdlog.h>
+
+#include "daemon/service/admin/command_args.hpp"
+#include "daemon/service/admin/daemon_commands.hpp"
+
+namespace nb::service::commands {
+
+using nlohmann::json;
+
+CommandOutcome pause(DaemonView& daemon, const Args&, CommandContext&) {
+  daemon.set_paused(true);
+  spdlog::info("paused over the admin socket");
+  return json{{"paused", true}};
+}
+
+CommandOutcome resume(DaemonView& daemon, const Args&, CommandContext&) {
+  daemon.set_paused(false);
+  spdlog::info("resumed over the admin socket");
+  return json{{"paused", false}};
+}
+
+CommandOutcome reconcile(DaemonView& daemon, const Args&, CommandContext&) {
+  if (daemon.state().stopping) {
+    return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
+  }
+  // The reply cannot wait for the scan: the loop thread answers everyone.
+  bool joined = daemon.state().scanning.has_value();
+  auto record = daemon.begin_round("reconcile");
+  return json{{"round", codec::to_json(record)}, {"pending", true}, {"joined", joined}};
+}
+
+CommandOutcome dry_run(DaemonView& daemon, const Args& args, CommandContext&) {
+  auto enabled = bool_arg(args, "enabled");
+  if (!enabled) {
+    return bad_request(enabled.error());
+  }
+  if (!enabled.value()) {
+    return bad_request("\"enabled\": true or false is required");
+  }
+  daemon.set_dry_run(**enabled);
+  spdlog::info("dry-run {} over the admin socket", daemon.state().dry_run ? "on" : "off");
+  return json{{"dry_run", daemon.state().dry_run}};
+}
+
+CommandOutcome cancel(DaemonView& daemon, const Args&, CommandContext&) {
+  const RunningJob* job = daemon.job();
+  if (job == nullptr) {
+    return command_failed("no migration job is running");
+  }
+  daemon.cancel_job();
+  return json{{"job", job->id}, {"cancelling", true}};
+}
+
+CommandOutcome reload(DaemonView& daemon, const Args&, CommandContext&) {
+  auto outcome = daemon.reload();
+  if (!outcome.ok) {
+    std::string message = "configuration rejected, the old one stays:";
+    for (const auto& problem : outcome.problems) {
+      message += "\n  " + problem;
+    }
+    return command_failed(message);
+  }
+  return json{{"reloaded", true}, {"restart_needed", outcome.restart_needed}};
+}
+
+CommandOutcome watch(DaemonView&, const Args&, CommandContext& context) {
+  context.start_watching = true;
+  return json{{"watching", true}};
+}
+
+}  // namespace nb::service::commands

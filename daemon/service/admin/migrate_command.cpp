@@ -1,0 +1,171 @@
+// `migrate`: a manual job on one cgroup or one process. Every argument is checked, and the nodes
+// against the last snapshot, before the job starts; a bad request changes nothing.
+
+#include <algorithm>
+#include <filesystem>
+
+#include "daemon/service/admin/command_args.hpp"
+#include "daemon/service/admin/daemon_commands.hpp"
+#include "daemon/service/manual_migration.hpp"
+
+namespace nb::service::commands {
+
+namespace {
+
+using nlohmann::json;
+
+bool has(const json& args, const char* name) {
+  return args.contains(name) && !args[name].is_null();
+}
+
+// "from" and "to"; with a snapshot, every node must be one it knows.
+ArgResult<Ok> read_nodes(const json& args, const core::Snapshot* snapshot,
+                         ManualMigration& request) {
+  if (!args.contains("from") || !args["from"].is_number_integer()) {
+    return ArgumentError{"\"from\" (the source node) is required and must be a node number"};
+  }
+  request.from = args["from"].get<NodeId>();
+  if (!args.contains("to")) {
+    return ArgumentError{"\"to\" (the destination nodes) is required"};
+  }
+  auto dests = node_list(args["to"]);
+  if (!dests) {
+    return dests.error();
+  }
+  request.to = std::move(dests.value());
+  if (std::find(request.to.begin(), request.to.end(), request.from) != request.to.end()) {
+    return ArgumentError{"the source node " + std::to_string(request.from) +
+                         " is also a destination"};
+  }
+  if (snapshot != nullptr) {
+    auto known = [&](NodeId id) {
+      return std::any_of(snapshot->nodes.begin(), snapshot->nodes.end(),
+                         [&](const auto& n) { return n.id == id; });
+    };
+    for (NodeId node : request.to) {
+      if (!known(node)) {
+        return ArgumentError{"unknown node " + std::to_string(node)};
+      }
+    }
+    if (!known(request.from)) {
+      return ArgumentError{"unknown node " + std::to_string(request.from)};
+    }
+  }
+  return Ok{};
+}
+
+ArgResult<std::optional<Bytes>> read_budget(const json& args) {
+  auto max = args.find("max_bytes");
+  if (max == args.end() || max->is_null()) {
+    return std::optional<Bytes>();
+  }
+  if (max->is_number_integer() && max->get<long long>() > 0) {
+    return std::optional<Bytes>(max->get<Bytes>());
+  }
+  if (!max->is_string()) {
+    return ArgumentError{"\"max_bytes\" must be a positive number of bytes or a size (\"512MiB\")"};
+  }
+  auto budget = parse_budget(max->get<std::string>());
+  if (!budget) {
+    return ArgumentError{"\"max_bytes\": " +
+                         (budget.error().problem == MigrationProblem::budget_not_positive
+                              ? std::string("must be positive")
+                              : budget.error().detail)};
+  }
+  return std::optional<Bytes>(budget.value());
+}
+
+ArgResult<std::optional<double>> read_rate(const json& args) {
+  auto rate = args.find("rate");
+  if (rate == args.end() || rate->is_null()) {
+    return std::optional<double>();
+  }
+  if (!rate->is_number() || !check_rate(rate->get<double>())) {
+    return ArgumentError{"\"rate\" must be a number of MiB/s, 0 for unlimited"};
+  }
+  return std::optional<double>(rate->get<double>());
+}
+
+ArgResult<ManualMigration> read_request(const json& args, const core::Snapshot* snapshot) {
+  bool has_cgroup = has(args, "cgroup");
+  if (has_cgroup == has(args, "pid")) {
+    return ArgumentError{"give exactly one of \"cgroup\" and \"pid\""};
+  }
+  ManualMigration request;
+  if (auto nodes = read_nodes(args, snapshot, request); !nodes) {
+    return nodes.error();
+  }
+  auto budget = read_budget(args);
+  if (!budget) {
+    return budget.error();
+  }
+  request.max_bytes = budget.value();
+  auto rate = read_rate(args);
+  if (!rate) {
+    return rate.error();
+  }
+  request.rate_mib_per_s = rate.value();
+  auto dry_run = bool_arg(args, "dry_run");
+  if (!dry_run) {
+    return dry_run.error();
+  }
+  request.dry_run = dry_run->value_or(false);
+  if (has_cgroup) {
+    if (!args["cgroup"].is_string() || args["cgroup"].get<std::string>().empty()) {
+      return ArgumentError{"\"cgroup\" must be a cgroup path"};
+    }
+    request.cgroup = args["cgroup"].get<std::string>();
+  } else {
+    if (!args["pid"].is_number_integer() || args["pid"].get<long long>() <= 0) {
+      return ArgumentError{"\"pid\" must be a positive process id"};
+    }
+    request.pid = args["pid"].get<int>();
+  }
+  return request;
+}
+
+// A cgroup is an absolute path that exists, or a container id the host layout resolves.
+ArgResult<actuator::MigrationTarget> resolve_target(const DaemonView& daemon,
+                                                    const ManualMigration& request) {
+  if (request.pid) {
+    if (!check_process(*request.pid, daemon.proc_root())) {
+      return ArgumentError{"no process " + std::to_string(*request.pid)};
+    }
+    return target_of(request, {});
+  }
+  const std::string& cgroup = *request.cgroup;
+  std::filesystem::path dir = cgroup.front() == '/' && std::filesystem::exists(cgroup)
+                                  ? std::filesystem::path(cgroup)
+                                  : daemon.container_dir(cgroup);
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    return ArgumentError{"no cgroup at " + dir.string()};
+  }
+  return target_of(request, dir);
+}
+
+}  // namespace
+
+CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext&) {
+  if (daemon.state().stopping) {
+    return codec::ErrorReply{codec::ErrorCode::busy, "the daemon is stopping"};
+  }
+  if (const RunningJob* job = daemon.job()) {
+    return codec::ErrorReply{codec::ErrorCode::busy, "job " + std::to_string(job->id) +
+                                                         " is running; wait for it or `cancel` it"};
+  }
+  const auto& snapshot = daemon.state().last_snapshot;
+  auto request = read_request(args, snapshot ? &snapshot->snapshot : nullptr);
+  if (!request) {
+    return bad_request(request.error());
+  }
+  auto target = resolve_target(daemon, *request);
+  if (!target) {
+    return bad_request(target.error());
+  }
+  auto options = job_options_for(*request, daemon_job_options(daemon.state().config));
+  auto started = daemon.start_manual_job(std::move(target.value()), options);
+  return json{{"job", started.job}, {"round", started.round}, {"dry_run", options.dry_run}};
+}
+
+}  // namespace nb::service::commands

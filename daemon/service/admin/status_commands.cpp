@@ -1,0 +1,227 @@
+// The read-only commands: what the daemon knows, as it stands on the loop thread.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "daemon/codec/decision_json.hpp"
+#include "daemon/codec/explain.hpp"
+#include "daemon/service/admin/command_args.hpp"
+#include "daemon/service/admin/daemon_commands.hpp"
+#include "daemon/service/effective_config.hpp"
+#include "daemon/service/history_since.hpp"
+
+namespace nb::service::commands {
+
+namespace {
+
+using nlohmann::json;
+
+codec::ErrorReply unavailable(std::string message) {
+  return codec::ErrorReply{codec::ErrorCode::unavailable, std::move(message)};
+}
+
+Bytes total_anon_bytes(const core::Container& container) {
+  Bytes sum = 0;
+  for (const auto& [node, bytes] : container.anon_bytes) {
+    sum += bytes;
+  }
+  return sum;
+}
+
+json containers_json(const core::Snapshot& snapshot, std::size_t limit) {
+  std::vector<const core::Container*> sorted;
+  for (const auto& container : snapshot.containers) {
+    sorted.push_back(&container);
+  }
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
+    return total_anon_bytes(*a) > total_anon_bytes(*b);
+  });
+  json list = json::array();
+  for (const auto* container : sorted) {
+    if (list.size() >= limit) {
+      break;
+    }
+    json anon = json::object();
+    for (const auto& [node, bytes] : container->anon_bytes) {
+      anon[std::to_string(node)] = bytes;
+    }
+    list.push_back({{"id", container->id},
+                    {"pool", container->pool},
+                    {"anon_bytes", anon},
+                    {"total_anon_bytes", total_anon_bytes(*container)}});
+  }
+  return {{"time", codec::format_time(snapshot.time)},
+          {"count", snapshot.containers.size()},
+          {"containers", list}};
+}
+
+json topology_json(const core::Snapshot& snapshot) {
+  json nodes = json::array();
+  for (const auto& node : snapshot.nodes) {
+    json distance = json::object();
+    for (const auto& [other, value] : node.distance) {
+      distance[std::to_string(other)] = value;
+    }
+    nodes.push_back(
+        {{"id", node.id},
+         {"cpus", node.cpus},
+         {"memory_only", node.memory_only()},
+         {"distance", distance},
+         {"free_bytes", node.free_bytes ? json(*node.free_bytes) : json()},
+         {"total_bytes", node.total_bytes ? json(*node.total_bytes) : json()},
+         {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json()},
+         {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json()}});
+  }
+  json pools = json::array();
+  for (const auto& pool : snapshot.pools) {
+    pools.push_back({{"name", pool.name}, {"nodes", pool.nodes}});
+  }
+  return {{"time", codec::format_time(snapshot.time)}, {"nodes", nodes}, {"pools", pools}};
+}
+
+json providers_json(const DaemonState& state) {
+  json providers = json::array();
+  for (const auto& provider : provider_states(state)) {
+    providers.push_back({{"metric", provider.metric},
+                         {"provider", provider.provider},
+                         {"up", provider.up},
+                         {"unavailable_reason", provider.reason}});
+  }
+  return providers;
+}
+
+json decision_summary(const std::optional<core::Decision>& decision) {
+  if (!decision) {
+    return nullptr;
+  }
+  return {{"status", core::to_string(decision->status)},
+          {"level", core::to_string(decision->level)},
+          {"reason", decision->reason}};
+}
+
+json round_in_progress(const std::optional<codec::RoundRecord>& scanning, TimePoint now) {
+  if (!scanning) {
+    return nullptr;
+  }
+  return {{"number", scanning->number},
+          {"trigger", scanning->trigger},
+          {"started", codec::format_time(scanning->time)},
+          {"elapsed_ms", std::chrono::duration<double, std::milli>(now - scanning->time).count()}};
+}
+
+}  // namespace
+
+CommandOutcome status(DaemonView& daemon, const Args&, CommandContext&) {
+  const DaemonState& state = daemon.state();
+  std::uint64_t rounds = 0;
+  for (const auto& [outcome, count] : state.counters.rounds) {
+    rounds += count;
+  }
+  auto now = daemon.now();
+  const RunningJob* job = daemon.job();
+  return json{
+      {"state", state.stopping ? "stopping" : (state.paused ? "paused" : "running")},
+      {"paused", state.paused},
+      {"dry_run", state.dry_run},
+      {"pid", ::getpid()},
+      {"started", codec::format_time(state.started)},
+      {"uptime_s", std::chrono::duration<double>(now - state.started).count()},
+      {"interval_ms", state.config.daemon.interval.count()},
+      {"config_file", daemon.config_file().string()},
+      {"socket", state.config.admin.socket},
+      {"rounds", rounds},
+      {"last_round", state.last_round ? codec::to_json(*state.last_round) : json()},
+      {"last_decision", decision_summary(state.last_decision)},
+      {"job", job ? to_json(*job) : json()},
+      {"deferred", state.deferred ? codec::to_json(*state.deferred) : json()},
+      {"round_in_progress", round_in_progress(state.scanning, now)},
+      {"last_job", state.last_job},
+      {"providers", providers_json(state)},
+      {"scan_error", state.last_scan_error.empty() ? json() : json(state.last_scan_error)},
+      {"clients", daemon.clients()},
+  };
+}
+
+CommandOutcome plan(DaemonView& daemon, const Args& args, CommandContext&) {
+  auto explain = bool_arg(args, "explain");
+  if (!explain) {
+    return bad_request(explain.error());
+  }
+  const auto& decision = daemon.state().last_decision;
+  if (!decision) {
+    return unavailable("no round has decided yet");
+  }
+  const auto& last_round = daemon.state().last_round;
+  bool with_reasons = explain->value_or(false);
+  json result{
+      {"time", last_round ? codec::format_time(last_round->time) : ""},
+      {"decision", codec::to_json(*decision, with_reasons ? codec::ExplanationField::include
+                                                          : codec::ExplanationField::omit)}};
+  if (with_reasons) {
+    result["text"] = codec::format_explanation(*decision);
+  }
+  return result;
+}
+
+CommandOutcome history(DaemonView& daemon, const Args& args, CommandContext&) {
+  const DaemonState& state = daemon.state();
+  if (args.contains("since")) {
+    return history_since(args, state.config.export_, state.rounds, daemon.now());
+  }
+  auto limit = limit_arg(args);
+  if (!limit) {
+    return bad_request(limit.error());
+  }
+  std::size_t kept = limit->value_or(20);
+  std::size_t first = state.rounds.size() > kept ? state.rounds.size() - kept : 0;
+  json list = json::array();
+  for (std::size_t i = first; i < state.rounds.size(); ++i) {
+    list.push_back(codec::to_json(state.rounds[i]));
+  }
+  return json{{"rounds", list}};
+}
+
+CommandOutcome containers(DaemonView& daemon, const Args& args, CommandContext&) {
+  const auto& snapshot = daemon.state().last_snapshot;
+  if (!snapshot) {
+    return unavailable("no snapshot yet");
+  }
+  auto limit = limit_arg(args);
+  if (!limit) {
+    return bad_request(limit.error());
+  }
+  return containers_json(snapshot->snapshot, limit->value_or(SIZE_MAX));
+}
+
+CommandOutcome topology(DaemonView& daemon, const Args&, CommandContext&) {
+  const auto& snapshot = daemon.state().last_snapshot;
+  if (!snapshot) {
+    return unavailable("no snapshot yet");
+  }
+  return topology_json(snapshot->snapshot);
+}
+
+CommandOutcome snapshot(DaemonView& daemon, const Args&, CommandContext&) {
+  const DaemonState& state = daemon.state();
+  if (!state.last_snapshot) {
+    return unavailable("no snapshot yet");
+  }
+  auto document = *state.last_snapshot;
+  document.history = codec::to_history(state.rounds);
+  return codec::to_json(document);
+}
+
+CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {
+  return json{{"content_type", "text/plain; version=0.0.4"},
+              {"text", metrics_text(daemon.state())}};
+}
+
+CommandOutcome config(DaemonView& daemon, const Args&, CommandContext&) {
+  json result = effective_config_json(daemon.state().config);
+  result["file"] = daemon.config_file().string();
+  return result;
+}
+
+}  // namespace nb::service::commands

@@ -1,0 +1,42 @@
+#pragma once
+// What the running daemon knows between rounds. The loop thread owns it: rounds write it and the
+// admin commands, the metrics export and the textfile read it.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/units.hpp"
+#include "core/decision.hpp"
+#include "daemon/codec/snapshot_json.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/service/export/metrics_export.hpp"
+
+namespace nb::service {
+
+struct DaemonState {
+  config::Config config;
+  bool paused = false;
+  bool dry_run = false;
+  bool stopping = false;
+  TimePoint started;
+  std::vector<codec::RoundRecord> rounds;  // those that decided something; persisted
+  std::optional<codec::RoundRecord> last_round;
+  std::optional<codec::RoundRecord> deferred;
+  std::optional<codec::RoundRecord> scanning;  // the round whose host scan is running
+  std::optional<codec::SnapshotDocument> last_snapshot;
+  std::optional<core::Decision> last_decision;
+  std::string last_scan_error;
+  nlohmann::json last_job;  // the newest finished job, with its full report
+  DaemonCounters counters;
+};
+
+// Which provider answered each metric in the last scan, and whether any node had a value.
+std::vector<ProviderState> provider_states(const DaemonState& state);
+
+// The `metrics` command and the textfile export carry this same text.
+std::string metrics_text(const DaemonState& state);
+
+}  // namespace nb::service

@@ -1,0 +1,60 @@
+#include "daemon/service/round_history.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace nb::service {
+
+namespace {
+
+std::filesystem::path state_file(const config::Config& config) {
+  return std::filesystem::path(config.daemon.state_dir) / codec::kStateFileName;
+}
+
+}  // namespace
+
+LoadedRounds load_rounds(const config::Config& config, TimePoint now) {
+  std::error_code error;
+  std::filesystem::create_directories(config.daemon.state_dir, error);
+  auto loaded = codec::load_state(state_file(config), now);
+  if (!loaded.problem.empty()) {
+    spdlog::error(
+        "state file {} is unreadable ({}); moved aside to {}; starting with empty history",
+        state_file(config).string(), loaded.problem,
+        loaded.moved_aside_to ? loaded.moved_aside_to->string() : "nowhere");
+  }
+  LoadedRounds result;
+  result.rounds = std::move(loaded.rounds);
+  codec::keep_newest_full_reports(result.rounds, kFullReportsKept);
+  for (const auto& record : result.rounds) {
+    result.next_round_number = std::max(result.next_round_number, record.number + 1);
+  }
+  spdlog::info("loaded {} rounds from {}", result.rounds.size(), state_file(config).string());
+  return result;
+}
+
+void save_rounds(const config::Config& config, const std::vector<codec::RoundRecord>& rounds) {
+  if (auto saved = codec::save_state(state_file(config), rounds); !saved) {
+    spdlog::error("saving state: {}", saved.error().message());
+  }
+}
+
+void remember(std::vector<codec::RoundRecord>& rounds, codec::RoundRecord record) {
+  rounds.push_back(std::move(record));
+  if (rounds.size() > kRoundsKept) {
+    rounds.erase(rounds.begin(), rounds.begin() + (rounds.size() - kRoundsKept));
+  }
+}
+
+codec::RoundRecord* find_round(std::vector<codec::RoundRecord>& rounds, std::uint64_t number) {
+  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
+    if (it->number == number) {
+      return &*it;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace nb::service

@@ -1,0 +1,63 @@
+#include "daemon/service/round_job.hpp"
+
+#include <set>
+
+namespace nb::service {
+
+RoundJobPlan plan_round_job(
+    const core::Decision& decision, const config::EvictionConfig& eviction,
+    const std::function<std::filesystem::path(std::string_view)>& container_dir, bool cgroup_v2) {
+  RoundJobPlan plan;
+  std::set<std::string> evicting;
+  if (eviction.action != "none") {
+    for (const auto& candidate : decision.evict) {
+      plan.evictions.push_back(EvictionRequest{candidate.id, container_dir(candidate.id), cgroup_v2,
+                                               *decision.source_node, decision.reason});
+      evicting.insert(candidate.id);
+    }
+  }
+  for (const auto& move : decision.migrate) {
+    if (evicting.count(move.id) != 0) {
+      continue;  // an evicted container is left out of this round's migration
+    }
+    plan.targets.push_back(actuator::MigrationTarget{move.id, container_dir(move.id), std::nullopt,
+                                                     move.dest_nodes, move.bytes_on_source});
+    plan.budget += move.bytes_on_source;
+  }
+  return plan;
+}
+
+codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
+                                const actuator::MigrationTarget& target,
+                                const actuator::JobOptions& options) {
+  codec::RoundRecord record;
+  record.number = number;
+  record.time = time;
+  record.trigger = "manual";
+  record.status = "manual";
+  record.outcome = "started";
+  record.source_node = options.source_node;
+  record.dest_nodes = target.dest_nodes;
+  record.containers = {target.container_id};
+  record.planned_bytes = options.budget == actuator::kUnlimitedBudget ? 0 : options.budget;
+  return record;
+}
+
+std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
+  std::string line = "round " + std::to_string(record.number) + ": " + record.status;
+  if (record.outcome != "none") {
+    line += " (" + record.outcome + ")";
+  }
+  if (!record.reason.empty()) {
+    line += " - " + record.reason;
+  }
+  if (paused) {
+    line += " [paused]";
+  }
+  if (dry_run) {
+    line += " [dry-run]";
+  }
+  return line;
+}
+
+}  // namespace nb::service

@@ -1,0 +1,37 @@
+#pragma once
+// From a round to its job: the work a decision asks for, the record a manual job runs under, and
+// the one-line status systemd shows for a round.
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "actuator/migration_job.hpp"
+#include "core/decision.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/service/eviction.hpp"
+
+namespace nb::service {
+
+// The evictions (when [eviction] acts) and the migration of every other container the decision
+// moves, within the sum of their bytes on the source.
+struct RoundJobPlan {
+  std::vector<actuator::MigrationTarget> targets;
+  std::vector<EvictionRequest> evictions;
+  Bytes budget = 0;
+};
+
+RoundJobPlan plan_round_job(
+    const core::Decision& decision, const config::EvictionConfig& eviction,
+    const std::function<std::filesystem::path(std::string_view)>& container_dir, bool cgroup_v2);
+
+codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
+                                const actuator::MigrationTarget& target,
+                                const actuator::JobOptions& options);
+
+std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run);
+
+}  // namespace nb::service

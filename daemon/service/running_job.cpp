@@ -1,0 +1,81 @@
+#include "daemon/service/running_job.hpp"
+
+#include "daemon/codec/snapshot_json.hpp"
+#include "daemon/service/manual_migration.hpp"
+#include "daemon/service/report_summary.hpp"
+
+namespace nb::service {
+
+namespace {
+
+constexpr auto kProgressEvery = std::chrono::milliseconds(100);
+
+}  // namespace
+
+std::unique_ptr<RunningJob> new_job(std::string kind, std::uint64_t round_number,
+                                    NodeId source_node, std::vector<NodeId> dest_nodes,
+                                    Bytes budget) {
+  auto job = std::make_unique<RunningJob>();
+  job->kind = std::move(kind);
+  job->round_number = round_number;
+  job->source_node = source_node;
+  job->dest_nodes = std::move(dest_nodes);
+  job->budget = budget;
+  return job;
+}
+
+std::shared_ptr<JobResult> run_job_work(
+    const JobWork& work, const std::atomic<bool>& cancel,
+    const std::function<void(const actuator::JobProgress&)>& progress) {
+  auto result = std::make_shared<JobResult>();
+  try {
+    for (const auto& request : work.evictions) {
+      result->evictions.emplace_back(request, work.evict(work.eviction_config, request));
+    }
+    if (!work.targets.empty() && !cancel.load()) {
+      auto last_post = std::chrono::steady_clock::time_point{};
+      result->report = work.migrate(work.targets, work.options, cancel,
+                                    [&](const actuator::JobProgress& now_at) {
+                                      auto now = std::chrono::steady_clock::now();
+                                      if (now - last_post < kProgressEvery) {
+                                        return;
+                                      }
+                                      last_post = now;
+                                      progress(now_at);
+                                    });
+    }
+  } catch (const std::exception& e) {
+    result->error = e.what();
+  }
+  return result;
+}
+
+actuator::JobOptions daemon_job_options(const config::Config& config) {
+  auto options = job_options_from(config.actuator);
+  options.threshold = config.policy.migrate_threshold;
+  return options;
+}
+
+nlohmann::json to_json(const RunningJob& job) {
+  return {{"id", job.id},
+          {"kind", job.kind},
+          {"round", job.round_number},
+          {"started", codec::format_time(job.started)},
+          {"source_node", job.source_node},
+          {"dest_nodes", job.dest_nodes},
+          {"budget", job.budget},
+          {"dry_run", job.dry_run},
+          {"cancel_requested", job.cancel.load()},
+          {"progress", progress_json(job.progress)}};
+}
+
+nlohmann::json finished_job_json(const RunningJob& job, TimePoint finished,
+                                 const codec::RoundRecord& record) {
+  return {{"id", job.id},
+          {"kind", job.kind},
+          {"started", codec::format_time(job.started)},
+          {"finished", codec::format_time(finished)},
+          {"round", codec::to_json(record)}};
+}
+
+}  // namespace nb::service

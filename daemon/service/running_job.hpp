@@ -1,0 +1,77 @@
+#pragma once
+// A migration job as the daemon tracks it while it runs on its own thread, and what the thread
+// hands back when it ends. The loop thread owns the job; the thread reads only `cancel`.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "actuator/migration_job.hpp"
+#include "base/result.hpp"
+#include "base/units.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/config/config.hpp"
+#include "daemon/service/eviction.hpp"
+
+namespace nb::service {
+
+struct RunningJob {
+  std::uint64_t id = 0;
+  std::string kind;  // round, manual
+  std::uint64_t round_number = 0;
+  TimePoint started;
+  NodeId source_node = 0;
+  std::vector<NodeId> dest_nodes;
+  Bytes budget = 0;
+  bool dry_run = false;
+  actuator::JobProgress progress;
+  std::atomic<bool> cancel{false};
+  std::thread thread;
+};
+
+std::unique_ptr<RunningJob> new_job(std::string kind, std::uint64_t round_number,
+                                    NodeId source_node, std::vector<NodeId> dest_nodes,
+                                    Bytes budget);
+
+struct JobResult {
+  std::optional<actuator::MigrationReport> report;
+  std::vector<std::pair<EvictionRequest, Result<EvictionResult>>> evictions;
+  std::string error;  // what the job thread threw, if it did
+};
+
+// What a job thread does: the evictions first, then (unless cancelled by then) the migration.
+struct JobWork {
+  std::vector<actuator::MigrationTarget> targets;
+  actuator::JobOptions options;
+  std::vector<EvictionRequest> evictions;
+  config::EvictionConfig eviction_config;
+  std::function<actuator::MigrationReport(
+      const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
+      const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
+      migrate;
+  std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>
+      evict;
+};
+
+// Runs on the job thread. `progress` hears at most every 100 ms; whatever the work throws ends
+// up in the result's error.
+std::shared_ptr<JobResult> run_job_work(
+    const JobWork& work, const std::atomic<bool>& cancel,
+    const std::function<void(const actuator::JobProgress&)>& progress);
+
+// What every job the daemon starts begins with: [actuator] and the policy's success threshold.
+actuator::JobOptions daemon_job_options(const config::Config& config);
+
+// The job as `status` and the job_started / job_progress events show it.
+nlohmann::json to_json(const RunningJob& job);
+// The newest finished job as `status` shows it under last_job.
+nlohmann::json finished_job_json(const RunningJob& job, TimePoint finished,
+                                 const codec::RoundRecord& record);
+
+}  // namespace nb::service
