@@ -12,6 +12,7 @@
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/host/host_scanner.hpp"
+#include "daemon/host/scan_document.hpp"
 
 namespace nb::cli {
 namespace {
@@ -37,22 +38,25 @@ int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
   }
 
   host::HostScanner scanner(options.host_root, config);
-  auto document = scanner.scan(std::chrono::system_clock::now());
-  if (!document) {
-    std::cerr << "numabalancerd snapshot: " << document.error().message() << '\n';
+  auto scan = scanner.scan(std::chrono::system_clock::now());
+  if (!scan) {
+    std::cerr << "numabalancerd snapshot: " << scan.error().message() << '\n';
     return kFailed;
   }
+  core::History history;
   // The daemon's persisted rounds, so that `plan` on this document applies the same cooldown and
   // ping-pong bans the daemon would.
   auto state_file = std::filesystem::path(config.daemon.state_dir) / codec::kStateFileName;
   auto rounds = codec::read_state(state_file);
   if (rounds) {
-    document->history = codec::to_history(rounds.value());
+    history = codec::to_history(rounds.value());
   } else {
     std::cerr << "numabalancerd snapshot: ignoring " << state_file.string() << ": "
               << rounds.error().message() << " (the daemon will start with no history)\n";
   }
-  std::cout << codec::to_json(*document).dump(2) << '\n';
+  const codec::SnapshotDocument document =
+      host::scan_document(*scan, config.policy, std::move(history));
+  std::cout << codec::to_json(document).dump(2) << '\n';
   std::cout.flush();
   if (!std::cout) {
     std::cerr << "numabalancerd snapshot: cannot write the document to stdout\n";

@@ -8,8 +8,10 @@
 //    unmapped, other}, pages_scanned, syscalls, longest_call_ms, elapsed_ms, rate_mib_per_s,
 //    vanished_pids, dropped_destinations[{node, reason}], errors[{pid, container_id, errno,
 //    message, hint}], containers[{id, cgroup, budget, <the same totals>, processes[{pid,
-//    fast_path, vanished, <the same totals>}]}]}
+//    fast_path, vanished, <the same totals>}], processes_omitted (only when some were)}]}
+// Job progress: {moved, placed, goal, rate_mib_per_s, elapsed_ms, container, pid}.
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 
 #include "actuator/migration_job.hpp"
@@ -18,6 +20,19 @@
 namespace nb::codec {
 
 nlohmann::json to_json(const actuator::MigrationReport& report);
+// At most `processes_per_container` processes per container (those with the most bytes on the
+// source); a container that lost some says how many under "processes_omitted", and its totals
+// still count every process. A job over thousands of processes must not grow the state file
+// without bound.
+nlohmann::json to_json(const actuator::MigrationReport& report,
+                       std::size_t processes_per_container);
 nlohmann::json to_json(const actuator::JobProgress& progress);
+nlohmann::json to_json(const actuator::OutcomeCounts& counts);
+
+// One actuator::ReportError, two wire shapes, both already read by clients and kept apart here:
+// the full report's {pid (null when none), container_id, errno, message, hint} and the round
+// summary's {container, code, message, pid (when known), hint (when there is one)}.
+nlohmann::json error_in_full_report(const actuator::ReportError& error);
+nlohmann::json error_in_summary(const actuator::ReportError& error);
 
 }  // namespace nb::codec

@@ -9,7 +9,6 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/container_walk.hpp"
 #include "daemon/host/numa_stat.hpp"
-#include "daemon/host/policy_json.hpp"
 #include "daemon/host/pool_nodes.hpp"
 #include "daemon/host/small_file.hpp"
 #include "daemon/host/topology.hpp"
@@ -17,24 +16,15 @@
 namespace nb::host {
 namespace {
 
-using nlohmann::json;
-
 // A few examples say what went wrong; thousands would drown the snapshot.
 constexpr std::size_t kMaxReportedErrors = 10;
 
-struct ScanCounts {
-  std::size_t without_numa_stat = 0;  // the memory controller is not enabled for the cgroup
-  std::size_t vanished = 0;
-  std::size_t unreadable = 0;
-  std::vector<std::string> errors;
-
-  void unreadable_because(std::string message) {
-    ++unreadable;
-    if (errors.size() < kMaxReportedErrors) {
-      errors.push_back(std::move(message));
-    }
+void unreadable_because(ScanCounts& counts, std::string message) {
+  ++counts.unreadable;
+  if (counts.errors.size() < kMaxReportedErrors) {
+    counts.errors.push_back(std::move(message));
   }
-};
+}
 
 std::optional<std::string> host_name(const std::filesystem::path& host_root) {
   auto text = read_small_file(host_root / "proc/sys/kernel/hostname");
@@ -47,30 +37,20 @@ std::optional<std::string> host_name(const std::filesystem::path& host_root) {
   return std::move(text).value();
 }
 
-json path_or_null(const std::optional<std::filesystem::path>& path) {
-  return path ? json(path->string()) : json(nullptr);
+CgroupReport cgroup_report(const CgroupLayout& layout, const std::filesystem::path& host_root) {
+  return CgroupReport{.mode = layout.mode,
+                      .discovery = std::string(cgroup_discovery_source(host_root)),
+                      .memory_root = layout.memory_root,
+                      .cpuset_root = layout.cpuset_root,
+                      .unified_root = layout.unified_root};
 }
 
-json cgroup_meta(const CgroupLayout& layout, const std::filesystem::path& host_root) {
-  return {{"mode", to_string(layout.mode)},
-          {"discovery", cgroup_discovery_source(host_root)},
-          {"memory_root", layout.memory_root.string()},
-          {"cpuset_root", path_or_null(layout.cpuset_root)},
-          {"unified_root", path_or_null(layout.unified_root)}};
-}
-
-json metric_meta(const metrics::MetricReading& reading) {
-  json meta = {{"available", reading.available()},
-               {"provider", reading.provider.empty() ? json(nullptr) : json(reading.provider)}};
-  if (reading.kind) {
-    meta["kind"] = metrics::to_string(*reading.kind);
-  }
-  // With a value, the reason only says why the providers tried first did not answer.
-  if (!reading.unavailable_reason.empty()) {
-    meta[reading.available() ? "skipped_providers" : "unavailable_reason"] =
-        reading.unavailable_reason;
-  }
-  return meta;
+ProviderReport provider_report(metrics::Metric metric, const metrics::MetricReading& reading) {
+  return ProviderReport{.metric = metric,
+                        .provider = reading.provider,
+                        .available = reading.available(),
+                        .kind = reading.kind,
+                        .reason = reading.unavailable_reason};
 }
 
 void copy_metric(const metrics::MetricReading& reading, std::optional<double> core::Node::*field,
@@ -91,6 +71,32 @@ std::size_t pool_index(const std::vector<config::PoolConfig>& pools, std::string
   return pools.size();
 }
 
+// A pool without configured nodes gets those its containers' cpusets allow.
+std::vector<core::Pool> resolve_pools(const std::vector<config::PoolConfig>& pools,
+                                      const CgroupLayout& layout,
+                                      const std::vector<core::Container>& containers,
+                                      const std::vector<core::Node>& nodes, ScanCounts& counts) {
+  std::vector<std::vector<std::string_view>> pool_containers(pools.size());
+  for (const core::Container& container : containers) {
+    pool_containers[pool_index(pools, container.pool)].push_back(container.id);
+  }
+  std::vector<core::Pool> resolved;
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    core::Pool pool{.name = pools[i].name, .nodes = {}};
+    if (pools[i].nodes) {
+      pool.nodes = *pools[i].nodes;
+    } else if (auto found = auto_pool_nodes(layout, pool_containers[i], nodes)) {
+      pool.nodes = std::move(found).value();
+    } else {
+      // Better every node with CPUs than none: the policy then still sees the pool.
+      pool.nodes = nodes_with_cpus(nodes);
+      counts.pool_errors.push_back("pool " + pools[i].name + ": " + found.error().message());
+    }
+    resolved.push_back(std::move(pool));
+  }
+  return resolved;
+}
+
 }  // namespace
 
 HostScanner::HostScanner(std::filesystem::path host_root, const config::Config& config)
@@ -98,7 +104,7 @@ HostScanner::HostScanner(std::filesystem::path host_root, const config::Config& 
 
 HostScanner::~HostScanner() = default;
 
-Result<codec::SnapshotDocument> HostScanner::scan(TimePoint now) {
+Result<HostScan> HostScanner::scan(TimePoint now) {
   auto topology = read_topology(host_root_);
   if (!topology) {
     return topology.error();
@@ -133,16 +139,17 @@ Result<codec::SnapshotDocument> HostScanner::scan(TimePoint now) {
       } else if (vanished(read.error())) {
         ++counts.vanished;
       } else {
-        counts.unreadable_because(Error{
-            read.error().code, (layout->container_dir(found.id) / "memory.numa_stat").string()}
-                                      .message());
+        unreadable_because(counts,
+                           Error{read.error().code,
+                                 (layout->container_dir(found.id) / "memory.numa_stat").string()}
+                               .message());
       }
       return;
     }
     auto anon = parse_numa_stat(numa_stat_buffer_, format, page_size, found.id);
     if (!anon) {
-      counts.unreadable_because(layout->memory_root.string() + "/" + anon.error().message() +
-                                " (memory.numa_stat)");
+      unreadable_because(counts, layout->memory_root.string() + "/" + anon.error().message() +
+                                     " (memory.numa_stat)");
       return;
     }
     containers.push_back(core::Container{.id = std::string(found.id),
@@ -156,30 +163,13 @@ Result<codec::SnapshotDocument> HostScanner::scan(TimePoint now) {
   std::sort(containers.begin(), containers.end(),
             [](const core::Container& a, const core::Container& b) { return a.id < b.id; });
 
-  codec::SnapshotDocument document;
-  core::Snapshot& snapshot = document.snapshot;
+  HostScan scan;
+  core::Snapshot& snapshot = scan.snapshot;
   snapshot.time = now;
   snapshot.nodes = std::move(topology).value();
 
-  std::vector<std::vector<std::string_view>> pool_containers(pools.size());
-  for (const core::Container& container : containers) {
-    pool_containers[pool_index(pools, container.pool)].push_back(container.id);
-  }
-  json pool_errors = json::array();
-  for (std::size_t i = 0; i < pools.size(); ++i) {
-    core::Pool pool{.name = pools[i].name, .nodes = {}};
-    if (pools[i].nodes) {
-      pool.nodes = *pools[i].nodes;
-    } else if (auto nodes = auto_pool_nodes(*layout, pool_containers[i], snapshot.nodes)) {
-      pool.nodes = std::move(nodes).value();
-    } else {
-      // Better every node with CPUs than none: the policy then still sees the pool.
-      pool.nodes = nodes_with_cpus(snapshot.nodes);
-      pool_errors.push_back("pool " + pools[i].name + ": " + nodes.error().message());
-    }
-    snapshot.pools.push_back(std::move(pool));
-  }
-  const std::size_t container_count = containers.size();
+  snapshot.pools = resolve_pools(pools, *layout, containers, snapshot.nodes, counts);
+  counts.containers = containers.size();
   snapshot.containers = std::move(containers);
 
   const metrics::MetricReading latency = latency_->read(now);
@@ -187,24 +177,17 @@ Result<codec::SnapshotDocument> HostScanner::scan(TimePoint now) {
   copy_metric(latency, &core::Node::read_latency_ns, snapshot.nodes);
   copy_metric(bandwidth, &core::Node::bandwidth_gbps, snapshot.nodes);
 
-  document.policy_overrides = policy_overrides_json(config_.policy);
-  json& meta = document.meta;
-  if (auto name = host_name(host_root_)) {
-    meta["host"] = *name;
-  }
-  meta["host_root"] = host_root_.string();
-  meta["cgroup"] = cgroup_meta(*layout, host_root_);
-  meta["metrics"] = {{metrics::to_string(metrics::Metric::read_latency), metric_meta(latency)},
-                     {metrics::to_string(metrics::Metric::bandwidth), metric_meta(bandwidth)}};
-  meta["scan"] = {{"cgroups_seen", walked->cgroups_seen},
-                  {"containers", container_count},
-                  {"vanished", walked->vanished + counts.vanished},
-                  {"without_numa_stat", counts.without_numa_stat},
-                  {"unreadable", counts.unreadable},
-                  {"errors", counts.errors},
-                  {"pool_conflicts", walked->conflicts},
-                  {"pool_errors", pool_errors}};
-  return document;
+  ScanReport& report = scan.report;
+  report.host = host_name(host_root_);
+  report.host_root = host_root_;
+  report.cgroup = cgroup_report(*layout, host_root_);
+  report.providers = {provider_report(metrics::Metric::read_latency, latency),
+                      provider_report(metrics::Metric::bandwidth, bandwidth)};
+  counts.cgroups_seen = walked->cgroups_seen;
+  counts.vanished += walked->vanished;
+  counts.pool_conflicts = walked->conflicts;
+  report.counts = std::move(counts);
+  return scan;
 }
 
 }  // namespace nb::host

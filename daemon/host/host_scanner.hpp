@@ -1,9 +1,9 @@
 #pragma once
-// One reading of the live host as a snapshot document: topology, pools, containers with their
+// One reading of the live host as a typed HostScan: topology, pools, containers with their
 // anon bytes per node, and the metrics. The daemon calls scan() every round; `numabalancerd
 // snapshot` calls it once. Every path is read under the host root ("/" in production).
 //
-// The document's `meta` object says how the reading went: host name, cgroup mode and how its
+// The scan report says how the reading went: host name, cgroup mode and how its
 // mounts were found, which provider answered each metric or why none did, and the scan counts
 // (cgroups seen, containers, cgroups that vanished mid-scan, ones skipped and why). A cgroup
 // that vanishes mid-scan is skipped and counted; so is one matched by two pools, or whose
@@ -15,8 +15,8 @@
 
 #include "base/result.hpp"
 #include "base/units.hpp"
-#include "daemon/codec/snapshot_json.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/host/host_scan.hpp"
 #include "daemon/metrics/source.hpp"
 
 namespace nb::host {
@@ -28,8 +28,7 @@ class HostScanner {
   HostScanner(const HostScanner&) = delete;
   HostScanner& operator=(const HostScanner&) = delete;
 
-  // `history` is left empty: the daemon keeps it. `policy_overrides` is the effective [policy].
-  nb::Result<codec::SnapshotDocument> scan(TimePoint now);
+  nb::Result<HostScan> scan(TimePoint now);
 
  private:
   std::filesystem::path host_root_;

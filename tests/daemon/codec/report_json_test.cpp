@@ -125,5 +125,46 @@ TEST(ReportJson, ProgressHasMovedPlacedAndGoal) {
   EXPECT_EQ(document["pid"], 7);
 }
 
+TEST(ReportJson, ProgressNamesItsContainerAsJobEventsDo) {
+  actuator::JobProgress progress;
+  progress.container_id = "pods/a";
+  json document = to_json(progress);
+  EXPECT_EQ(document["container"], "pods/a");
+  EXPECT_FALSE(document.contains("container_id"));
+}
+
+TEST(ReportJson, TheTwoErrorShapesOfOneError) {
+  actuator::ReportError error;
+  error.container_id = "pods/a";
+  error.code = EPERM;
+  error.message = "denied";
+  EXPECT_EQ(error_in_full_report(error), (json{{"pid", nullptr},
+                                               {"container_id", "pods/a"},
+                                               {"errno", EPERM},
+                                               {"message", "denied"},
+                                               {"hint", ""}}));
+  EXPECT_EQ(error_in_summary(error),
+            (json{{"container", "pods/a"}, {"code", EPERM}, {"message", "denied"}}));
+  error.pid = 9;
+  error.hint = "try";
+  EXPECT_EQ(error_in_summary(error)["pid"], 9);
+  EXPECT_EQ(error_in_summary(error)["hint"], "try");
+}
+
+TEST(ReportJson, WithoutALimitNoContainerSaysProcessesWereOmitted) {
+  json document = to_json(sample_report(), 2);
+  EXPECT_EQ(document, to_json(sample_report()));
+  EXPECT_FALSE(document["containers"][0].contains("processes_omitted"));
+}
+
+TEST(ReportJson, OverTheLimitKeepsTheProcessesWithMostOnTheSource) {
+  json document = to_json(sample_report(), 1);
+  const json& container = document["containers"][0];
+  ASSERT_EQ(container["processes"].size(), 1u);
+  EXPECT_EQ(container["processes"][0]["pid"], 42) << "2 MiB on the source beats 300 pages";
+  EXPECT_EQ(container["processes_omitted"], 1);
+  EXPECT_EQ(container["bytes_on_source"], 2 * kMiB + 300 * 4096) << "totals count every process";
+}
+
 }  // namespace
 }  // namespace nb::codec

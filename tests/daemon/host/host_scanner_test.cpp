@@ -6,6 +6,7 @@
 
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/host/policy_json.hpp"
+#include "daemon/host/scan_document.hpp"
 #include "tests/daemon/host/host_fixture.hpp"
 
 namespace nb::host {
@@ -30,11 +31,16 @@ config::PoolConfig auto_pool(std::string name, std::vector<std::string> globs) {
   return config::PoolConfig{.name = std::move(name), .cgroups = std::move(globs), .nodes = {}};
 }
 
-codec::SnapshotDocument scan_ok(const nb::testing::TempTree& tree, const config::Config& config) {
+HostScan typed_scan_ok(const nb::testing::TempTree& tree, const config::Config& config) {
   HostScanner scanner(tree.root(), config);
-  auto document = scanner.scan(kNow);
-  EXPECT_TRUE(document.ok()) << document.error().message();
-  return document.ok() ? std::move(document).value() : codec::SnapshotDocument{};
+  auto scan = scanner.scan(kNow);
+  EXPECT_TRUE(scan.ok()) << scan.error().message();
+  return scan.ok() ? std::move(scan).value() : HostScan{};
+}
+
+// The scan as the edges write it: the report as "meta", the [policy] as "config.policy".
+codec::SnapshotDocument scan_ok(const nb::testing::TempTree& tree, const config::Config& config) {
+  return scan_document(typed_scan_ok(tree, config), config.policy, {});
 }
 
 const core::Pool* find_pool(const core::Snapshot& snapshot, std::string_view name) {
@@ -265,6 +271,29 @@ TEST(PolicyJson, EveryPolicyFieldRoundTripsThroughTheCodec) {
   EXPECT_EQ(back->ping_pong_window, std::chrono::minutes(16));
 }
 
+TEST(HostScanner, ReportIsTypedBeforeAnyJson) {
+  nb::testing::TempTree tree;
+  nb::testing::make_four_node_sysfs(tree);
+  nb::testing::make_v2_host(tree);
+  tree.make_file("proc/sys/kernel/hostname", "fake-host\n");
+  nb::testing::make_v2_cgroup(tree, "a", {{0, 4096}});
+  nb::testing::make_v2_cgroup(tree, "b", {{1, 4096}});
+
+  const HostScan scan = typed_scan_ok(tree, offline_config({auto_pool("share", {"*"})}));
+
+  EXPECT_EQ(scan.report.host, "fake-host");
+  EXPECT_EQ(scan.report.cgroup.mode, CgroupMode::v2);
+  EXPECT_EQ(scan.report.counts.cgroups_seen, 2u);
+  EXPECT_EQ(scan.report.counts.containers, 2u);
+  EXPECT_TRUE(scan.report.counts.pool_conflicts.empty());
+  ASSERT_EQ(scan.report.providers.size(), 2u);
+  const ProviderReport* latency = scan.report.provider(metrics::Metric::read_latency);
+  ASSERT_NE(latency, nullptr);
+  EXPECT_FALSE(latency->available);
+  EXPECT_TRUE(latency->provider.empty());
+  EXPECT_FALSE(latency->reason.empty());
+}
+
 TEST(HostScanner, MissingTopologyFailsTheScan) {
   nb::testing::TempTree tree;
   nb::testing::make_v2_host(tree);
@@ -308,7 +337,8 @@ TEST(HostScannerOnThisHost, ProducesADocumentTheCodecReadsBack) {
   auto document = scanner.scan(std::chrono::system_clock::now());
   ASSERT_TRUE(document.ok()) << document.error().message();
   EXPECT_FALSE(document->snapshot.nodes.empty());
-  auto reparsed = codec::parse_snapshot(codec::to_json(*document).dump(), kNow);
+  auto reparsed = codec::parse_snapshot(
+      codec::to_json(scan_document(*document, config.policy, {})).dump(), kNow);
   ASSERT_TRUE(reparsed.ok()) << reparsed.error().message();
   EXPECT_EQ(reparsed->snapshot.containers.size(), document->snapshot.containers.size());
 }
