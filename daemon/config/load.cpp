@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "daemon/config/keys.hpp"
 #include "daemon/config/toml_place.hpp"
 #include "daemon/config/toml_section.hpp"
 #include "daemon/config/validate.hpp"
@@ -17,114 +18,36 @@
 namespace nb::config {
 namespace {
 
-void read_daemon(Section& section, DaemonConfig& daemon) {
-  section.duration("interval", daemon.interval);
-  section.boolean("dry_run", daemon.dry_run);
-  section.string("log_level", daemon.log_level);
-  section.string("state_dir", daemon.state_dir);
-  section.string("lock_file", daemon.lock_file);
-}
-
-void read_admin(Section& section, AdminConfig& admin) {
-  section.string("socket", admin.socket);
-  section.socket_mode("socket_mode", admin.socket_mode);
-  section.string("admin_group", admin.admin_group);
-  section.integer("max_clients", admin.max_clients);
-  section.size("max_request_bytes", admin.max_request_bytes);
-  section.duration("idle_timeout", admin.idle_timeout);
-}
-
-void read_policy(Section& section, core::PolicyConfig& policy) {
-  section.number("grace_read_latency_ns", policy.grace_read_latency_ns);
-  section.number("force_read_latency_ns", policy.force_read_latency_ns);
-  section.number("grace_latency_gap_ns", policy.grace_latency_gap_ns);
-  section.integer("grace_max_distance", policy.grace_max_distance);
-  section.number("grace_gap_ratio", policy.grace_gap_ratio);
-  section.number("force_gap_ratio", policy.force_gap_ratio);
-  section.number("bandwidth_high_ratio", policy.bandwidth_high_ratio);
-  section.number("bandwidth_medium_ratio", policy.bandwidth_medium_ratio);
-  section.size("container_min_bytes", policy.container_min_bytes);
-  section.size("container_max_bytes", policy.container_max_bytes);
-  section.size("reclaim_container_min_bytes", policy.reclaim_container_min_bytes);
-  section.size("reclaim_container_max_bytes", policy.reclaim_container_max_bytes);
-  section.size("round_max_bytes", policy.round_max_bytes);
-  section.size("reclaim_round_max_bytes", policy.reclaim_round_max_bytes);
-  section.size("reclaim_round_enough_bytes", policy.reclaim_round_enough_bytes);
-  section.strings("supported_pools", policy.supported_pools);
-  section.string("reclaim_pool", policy.reclaim_pool);
-  section.number("migrate_threshold", policy.migrate_threshold);
-  section.duration("min_interval", policy.min_interval);
-  section.duration("ping_pong_window", policy.ping_pong_window);
-}
-
-void read_pool(Section& section, PoolConfig& pool) {
-  section.string("name", pool.name);
-  section.strings("cgroups", pool.cgroups);
-  section.nodes("nodes", pool.nodes);
-}
-
-void read_metrics(Loader& loader, Section& section, MetricsConfig& metrics) {
-  section.string("latency", metrics.latency);
-  section.string("bandwidth", metrics.bandwidth);
-  if (const toml::table* table = section.table("file")) {
-    Section file(loader, *table, section.key("file"));
-    file.string("path", metrics.file.path);
-    file.string("format", metrics.file.format);
-    file.duration("max_age", metrics.file.max_age);
-    file.string("latency_metric", metrics.file.latency_metric);
-    file.string("bandwidth_metric", metrics.file.bandwidth_metric);
-    file.finish();
-  }
-  if (const toml::table* table = section.table("probe")) {
-    Section probe(loader, *table, section.key("probe"));
-    probe.size("buffer_bytes", metrics.probe.buffer_bytes);
-    probe.integer("loads_per_sample", metrics.probe.loads_per_sample);
-    probe.duration("sample_interval", metrics.probe.sample_interval);
-    probe.number("cpu_budget", metrics.probe.cpu_budget);
-    probe.finish();
-  }
-  if (const toml::table* table = section.table("perf")) {
-    Section perf(loader, *table, section.key("perf"));
-    perf.duration("window", metrics.perf.window);
-    perf.string("read_event", metrics.perf.read_event);
-    perf.string("write_event", metrics.perf.write_event);
-    perf.string("queue_occupancy_event", metrics.perf.queue_occupancy_event);
-    perf.string("queue_inserts_event", metrics.perf.queue_inserts_event);
-    perf.string("clock_event", metrics.perf.clock_event);
-    perf.finish();
-  }
-  if (const toml::table* table = section.table("resctrl")) {
-    Section resctrl(loader, *table, section.key("resctrl"));
-    resctrl.duration("window", metrics.resctrl.window);
-    resctrl.finish();
+// A [name] table of the root read by its key table; absent, it keeps its defaults.
+template <typename S>
+void read_section(Section& parent, std::string_view name, KeyTable<S> keys, S& values) {
+  if (const toml::table* table = parent.table(name)) {
+    Section section(parent.loader(), *table, parent.key(name));
+    read_keys(section, keys, values);
+    section.finish();
   }
 }
 
-void read_actuator(Section& section, ActuatorConfig& actuator) {
-  section.number("rate_limit", actuator.rate_limit_mib_per_s);
-  section.duration("call_target", actuator.call_target);
-  section.boolean("move_shared", actuator.move_shared);
-  section.optional_size("min_free_bytes", actuator.min_free_bytes);
-  section.duration("job_deadline", actuator.job_deadline);
+void read_pools(Section& root, std::vector<PoolConfig>& pools) {
+  std::vector<const toml::table*> tables = root.array_of_tables("pool");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    PoolConfig& pool = pools.emplace_back();
+    if (tables[i] != nullptr) {
+      Section section(root.loader(), *tables[i], fmt::format("pool[{}]", i));
+      read_keys(section, pool_keys(), pool);
+      section.finish();
+    }
+  }
 }
 
-void read_eviction(Section& section, EvictionConfig& eviction) {
-  section.string("action", eviction.action);
-  section.strings("exec", eviction.exec);
-  section.duration("timeout", eviction.timeout);
-}
-
-void read_export(Section& section, ExportConfig& export_) {
-  section.string("textfile", export_.textfile);
-  section.string("audit_log", export_.audit_log);
-  section.size("audit_log_max_bytes", export_.audit_log_max_bytes);
-}
-
-template <typename Read>
-void read_section(Loader& loader, Section& root, std::string_view name, Read read) {
-  if (const toml::table* table = root.table(name)) {
-    Section section(loader, *table, std::string(name));
-    read(section);
+// [metrics] holds the choice of providers and a sub-table per provider.
+void read_metrics(Section& root, MetricsConfig& metrics) {
+  if (const toml::table* table = root.table("metrics")) {
+    Section section(root.loader(), *table, "metrics");
+    read_keys(section, metrics_keys(), metrics);
+    for_each_provider_section(metrics, [&](std::string_view name, auto keys, auto& provider) {
+      read_section(section, name, keys, provider);
+    });
     section.finish();
   }
 }
@@ -134,23 +57,14 @@ ConfigLoad load_document(const toml::table& document) {
   ConfigLoad load;
   Config& config = load.config;
   Section root(loader, document, "");
-  read_section(loader, root, "daemon", [&](Section& s) { read_daemon(s, config.daemon); });
-  read_section(loader, root, "admin", [&](Section& s) { read_admin(s, config.admin); });
-  read_section(loader, root, "policy", [&](Section& s) { read_policy(s, config.policy); });
-  std::vector<const toml::table*> pools = root.array_of_tables("pool");
-  for (std::size_t i = 0; i < pools.size(); ++i) {
-    PoolConfig& pool = config.pools.emplace_back();
-    if (pools[i] != nullptr) {
-      Section section(loader, *pools[i], fmt::format("pool[{}]", i));
-      read_pool(section, pool);
-      section.finish();
-    }
-  }
-  read_section(loader, root, "metrics",
-               [&](Section& s) { read_metrics(loader, s, config.metrics); });
-  read_section(loader, root, "actuator", [&](Section& s) { read_actuator(s, config.actuator); });
-  read_section(loader, root, "eviction", [&](Section& s) { read_eviction(s, config.eviction); });
-  read_section(loader, root, "export", [&](Section& s) { read_export(s, config.export_); });
+  read_section(root, "daemon", daemon_keys(), config.daemon);
+  read_section(root, "admin", admin_keys(), config.admin);
+  read_section(root, "policy", policy_keys(), config.policy);
+  read_pools(root, config.pools);
+  read_metrics(root, config.metrics);
+  read_section(root, "actuator", actuator_keys(), config.actuator);
+  read_section(root, "eviction", eviction_keys(), config.eviction);
+  read_section(root, "export", export_keys(), config.export_);
   root.finish();
 
   loader.add_validation(validate_config(config));

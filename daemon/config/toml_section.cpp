@@ -32,7 +32,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-void Section::string(std::string_view name, std::string& out) {
+void Section::read(std::string_view name, std::string& out) {
   if (const toml::node* node = find(name)) {
     if (auto value = node->value_exact<std::string>()) {
       out = *value;
@@ -42,7 +42,7 @@ void Section::string(std::string_view name, std::string& out) {
   }
 }
 
-void Section::boolean(std::string_view name, bool& out) {
+void Section::read(std::string_view name, bool& out) {
   if (const toml::node* node = find(name)) {
     if (auto value = node->value_exact<bool>()) {
       out = *value;
@@ -52,7 +52,7 @@ void Section::boolean(std::string_view name, bool& out) {
   }
 }
 
-void Section::integer(std::string_view name, int& out) {
+void Section::read(std::string_view name, int& out) {
   if (const toml::node* node = find(name)) {
     auto value = node->value_exact<std::int64_t>();
     if (!value) {
@@ -66,7 +66,7 @@ void Section::integer(std::string_view name, int& out) {
   }
 }
 
-void Section::number(std::string_view name, double& out) {
+void Section::read(std::string_view name, double& out) {
   if (const toml::node* node = find(name)) {
     if (node->is_number()) {
       out = *node->value<double>();
@@ -76,7 +76,7 @@ void Section::number(std::string_view name, double& out) {
   }
 }
 
-void Section::size(std::string_view name, Bytes& out) {
+void Section::read(std::string_view name, Bytes& out) {
   if (const toml::node* node = find(name)) {
     if (auto size = read_size(name, *node)) {
       out = *size;
@@ -84,7 +84,7 @@ void Section::size(std::string_view name, Bytes& out) {
   }
 }
 
-void Section::optional_size(std::string_view name, std::optional<Bytes>& out) {
+void Section::read(std::string_view name, std::optional<Bytes>& out) {
   if (const toml::node* node = find(name)) {
     if (auto size = read_size(name, *node)) {
       out = *size;
@@ -92,7 +92,7 @@ void Section::optional_size(std::string_view name, std::optional<Bytes>& out) {
   }
 }
 
-void Section::duration(std::string_view name, Duration& out) {
+void Section::read(std::string_view name, Duration& out) {
   if (const toml::node* node = find(name)) {
     auto text = node->value_exact<std::string>();
     if (!text) {
@@ -122,7 +122,7 @@ bool Section::each_element(std::string_view name, const toml::array& array, Read
   return all_good;
 }
 
-void Section::strings(std::string_view name, std::vector<std::string>& out) {
+void Section::read(std::string_view name, std::vector<std::string>& out) {
   const toml::node* node = find(name);
   if (node == nullptr) {
     return;
@@ -145,7 +145,7 @@ void Section::strings(std::string_view name, std::vector<std::string>& out) {
   }
 }
 
-void Section::socket_mode(std::string_view name, unsigned& out) {
+void Section::read(std::string_view name, unsigned& out) {
   const toml::node* node = find(name);
   if (node == nullptr) {
     return;
@@ -167,7 +167,7 @@ void Section::socket_mode(std::string_view name, unsigned& out) {
   }
 }
 
-void Section::nodes(std::string_view name, std::optional<std::vector<NodeId>>& out) {
+void Section::read(std::string_view name, std::optional<std::vector<NodeId>>& out) {
   const toml::node* node = find(name);
   if (node == nullptr) {
     return;

@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "base/units.hpp"
+#include "daemon/config/key_table.hpp"
 #include "daemon/config/toml_place.hpp"
 
 namespace nb::config {
@@ -23,19 +25,22 @@ class Section {
   Section(const Section&) = delete;
   Section& operator=(const Section&) = delete;
 
-  void string(std::string_view name, std::string& out);
-  void boolean(std::string_view name, bool& out);
-  void integer(std::string_view name, int& out);
+  // One key into `out`, by the type of `out`: the kinds of key_table.hpp.
+  void read(std::string_view name, std::string& out);
+  void read(std::string_view name, bool& out);
+  void read(std::string_view name, int& out);
   // Integers are numbers too: `force_read_latency_ns = 120`.
-  void number(std::string_view name, double& out);
-  void size(std::string_view name, Bytes& out);
-  void optional_size(std::string_view name, std::optional<Bytes>& out);
-  void duration(std::string_view name, Duration& out);
-  void strings(std::string_view name, std::vector<std::string>& out);
-  // "0660": a string, since a TOML integer 0660 is not octal (and a leading zero is invalid).
-  void socket_mode(std::string_view name, unsigned& out);
+  void read(std::string_view name, double& out);
+  // A size: "512MiB" or an integer of bytes.
+  void read(std::string_view name, Bytes& out);
+  void read(std::string_view name, std::optional<Bytes>& out);
+  void read(std::string_view name, Duration& out);
+  void read(std::string_view name, std::vector<std::string>& out);
+  // A file mode, "0660": a string, since a TOML integer 0660 is not octal (and a leading zero is
+  // invalid).
+  void read(std::string_view name, unsigned& out);
   // "auto" (reset) or an array of node ids.
-  void nodes(std::string_view name, std::optional<std::vector<NodeId>>& out);
+  void read(std::string_view name, std::optional<std::vector<NodeId>>& out);
 
   // A sub-table; nullptr when absent or not a table (then a problem is reported).
   const toml::table* table(std::string_view name);
@@ -67,5 +72,13 @@ class Section {
   std::string prefix_;
   std::vector<std::string> known_;
 };
+
+// Every key of the table into `values`.
+template <typename S>
+void read_keys(Section& section, KeyTable<S> keys, S& values) {
+  for (const Key<S>& key : keys) {
+    std::visit([&](auto member) { section.read(key.name, values.*member); }, key.member);
+  }
+}
 
 }  // namespace nb::config

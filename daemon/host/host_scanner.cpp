@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "daemon/codec/policy_overrides.hpp"
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/container_walk.hpp"
 #include "daemon/host/numa_stat.hpp"
-#include "daemon/host/policy_json.hpp"
 #include "daemon/host/pool_nodes.hpp"
 #include "daemon/host/small_file.hpp"
 #include "daemon/host/topology.hpp"
@@ -187,7 +187,7 @@ Result<codec::SnapshotDocument> HostScanner::scan(TimePoint now) {
   copy_metric(latency, &core::Node::read_latency_ns, snapshot.nodes);
   copy_metric(bandwidth, &core::Node::bandwidth_gbps, snapshot.nodes);
 
-  document.policy_overrides = policy_overrides_json(config_.policy);
+  document.policy_overrides = codec::policy_overrides_json(config_.policy);
   json& meta = document.meta;
   if (auto name = host_name(host_root_)) {
     meta["host"] = *name;

@@ -10,10 +10,10 @@
 #include "base/parse_units.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
+#include "daemon/config/config_json.hpp"
 #include "daemon/config/logging.hpp"
 #include "daemon/service/daemon.hpp"
 #include "daemon/service/daemon_job.hpp"
-#include "daemon/service/effective_config.hpp"
 #include "daemon/service/history_since.hpp"
 #include "daemon/service/report_summary.hpp"
 
