@@ -301,13 +301,13 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
 }
 
 void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord& record) {
-  std::vector<EvictionRequest> evictions;
+  std::vector<eviction::EvictionRequest> evictions;
   std::set<std::string> evicting;
   if (config_.eviction.action != "none") {
     for (const auto& candidate : decision.evict) {
-      evictions.push_back(EvictionRequest{candidate.id, seams_.container_dir(candidate.id),
-                                          seams_.cgroup_v2, *decision.source_node,
-                                          decision.reason});
+      evictions.push_back(
+          eviction::EvictionRequest{candidate.id, seams_.container_dir(candidate.id),
+                                    seams_.cgroup_v2, *decision.source_node, decision.reason});
       evicting.insert(candidate.id);
     }
   }
@@ -354,7 +354,8 @@ actuator::JobOptions Daemon::job_options() const {
 }
 
 void Daemon::start_job(std::unique_ptr<Job> job, std::vector<actuator::MigrationTarget> targets,
-                       actuator::JobOptions options, std::vector<EvictionRequest> evictions) {
+                       actuator::JobOptions options,
+                       std::vector<eviction::EvictionRequest> evictions) {
   job->id = next_job_id_++;
   job->started = seams_.clock();
   job->dry_run = options.dry_run;

@@ -25,7 +25,7 @@ struct Daemon::Job {
 
 struct Daemon::JobResult {
   std::optional<actuator::MigrationReport> report;
-  std::vector<std::pair<EvictionRequest, Result<EvictionResult>>> evictions;
+  std::vector<std::pair<eviction::EvictionRequest, Result<eviction::EvictionResult>>> evictions;
   std::string error;
 };
 
