@@ -25,6 +25,7 @@
 #include "daemon/codec/report_json.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/host/cgroup_layout.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace nb::cli {
 namespace {
@@ -208,7 +209,8 @@ std::optional<std::filesystem::path> resolve_cgroup(const std::string& text, std
 int run_migrate(const MigrateOptions& options, const GlobalOptions& global) {
   config::ActuatorConfig actuator_config;
   if (!global.config_path.empty()) {
-    config::ConfigLoad load = config::load_config_file(global.config_path);
+    config::ConfigLoad load =
+        config::load_config_file(global.config_path, service::extension_names());
     if (!load.ok()) {
       for (const auto& problem : load.problems) {
         std::cerr << "numabalancerd migrate: " << global.config_path << ": " << problem.to_string()

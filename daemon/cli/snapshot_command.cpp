@@ -12,6 +12,7 @@
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/host/host_scanner.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace nb::cli {
 namespace {
@@ -25,7 +26,8 @@ struct SnapshotOptions {
 int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
   config::Config config;
   if (!global.config_path.empty()) {
-    config::ConfigLoad load = config::load_config_file(global.config_path);
+    config::ConfigLoad load =
+        config::load_config_file(global.config_path, service::extension_names());
     if (!load.ok()) {
       for (const config::ConfigProblem& problem : load.problems) {
         std::cerr << "numabalancerd snapshot: " << global.config_path << ": " << problem.to_string()

@@ -52,7 +52,7 @@ void read_metrics(Section& root, MetricsConfig& metrics) {
   }
 }
 
-ConfigLoad load_document(const toml::table& document) {
+ConfigLoad load_document(const toml::table& document, const ExtensionNames& names) {
   Loader loader;
   ConfigLoad load;
   Config& config = load.config;
@@ -67,14 +67,15 @@ ConfigLoad load_document(const toml::table& document) {
   read_section(root, "export", export_keys(), config.export_);
   root.finish();
 
-  loader.add_validation(validate_config(config));
+  loader.add_validation(validate_config(config, names));
   load.problems = loader.take_problems();
   return load;
 }
 
 }  // namespace
 
-ConfigLoad load_config_string(std::string_view toml, std::string_view source_name) {
+ConfigLoad load_config_string(std::string_view toml, std::string_view source_name,
+                              const ExtensionNames& names) {
   toml::table document;
   try {
     document = toml::parse(toml, source_name);
@@ -86,10 +87,10 @@ ConfigLoad load_config_string(std::string_view toml, std::string_view source_nam
         ConfigProblem{"", std::string(error.description()), place.line, place.column});
     return load;
   }
-  return load_document(document);
+  return load_document(document, names);
 }
 
-ConfigLoad load_config_file(const std::filesystem::path& path) {
+ConfigLoad load_config_file(const std::filesystem::path& path, const ExtensionNames& names) {
   auto cannot_read = [&](int code) {
     ConfigLoad load;
     load.problems.push_back(
@@ -110,7 +111,7 @@ ConfigLoad load_config_file(const std::filesystem::path& path) {
   if (std::ferror(file.get())) {
     return cannot_read(errno);
   }
-  return load_config_string(content, path.string());
+  return load_config_string(content, path.string(), names);
 }
 
 }  // namespace nb::config

@@ -19,12 +19,6 @@ namespace {
 // The longest path a sockaddr_un holds with its terminating NUL.
 constexpr std::size_t kMaxSocketPathBytes = 107;
 
-constexpr std::array<std::string_view, 5> kLatencyProviders{"auto", "perf", "probe", "file",
-                                                            "none"};
-constexpr std::array<std::string_view, 5> kBandwidthProviders{"auto", "perf", "resctrl", "file",
-                                                              "none"};
-constexpr std::array<std::string_view, 4> kEvictionActions{"none", "freeze", "kill", "exec"};
-
 std::string indexed(std::string_view key, std::size_t index) {
   return fmt::format("{}[{}]", key, index);
 }
@@ -146,14 +140,15 @@ void validate_pools(const std::vector<PoolConfig>& pools, Checker& check) {
   }
 }
 
-void validate_metrics(const MetricsConfig& metrics, Checker& check) {
-  check_keys(
-      metrics_keys(), metrics, "metrics", check,
-      {{"latency", [](const MetricsConfig& m,
-                      Checker& c) { c.one_of("metrics.latency", m.latency, kLatencyProviders); }},
-       {"bandwidth", [](const MetricsConfig& m, Checker& c) {
-          c.one_of("metrics.bandwidth", m.bandwidth, kBandwidthProviders);
-        }}});
+void validate_metrics(const MetricsConfig& metrics, const ExtensionNames& names, Checker& check) {
+  check_keys(metrics_keys(), metrics, "metrics", check,
+             {{"latency",
+               [&](const MetricsConfig& m, Checker& c) {
+                 c.one_of("metrics.latency", m.latency, names.latency_providers);
+               }},
+              {"bandwidth", [&](const MetricsConfig& m, Checker& c) {
+                 c.one_of("metrics.bandwidth", m.bandwidth, names.bandwidth_providers);
+               }}});
   std::string_view file_user = metrics.latency == "file"     ? "metrics.latency"
                                : metrics.bandwidth == "file" ? "metrics.bandwidth"
                                                              : "";
@@ -183,26 +178,28 @@ void exec_argv_usable(const EvictionConfig& eviction, Checker& check) {
   }
 }
 
-void validate_eviction(const EvictionConfig& eviction, Checker& check) {
-  check_keys(
-      eviction_keys(), eviction, "eviction", check,
-      {{"action", [](const EvictionConfig& e,
-                     Checker& c) { c.one_of("eviction.action", e.action, kEvictionActions); }},
-       {"exec", exec_argv_usable}});
+void validate_eviction(const EvictionConfig& eviction, const ExtensionNames& names,
+                       Checker& check) {
+  check_keys(eviction_keys(), eviction, "eviction", check,
+             {{"action",
+               [&](const EvictionConfig& e, Checker& c) {
+                 c.one_of("eviction.action", e.action, names.eviction_actions);
+               }},
+              {"exec", exec_argv_usable}});
 }
 
 }  // namespace
 
-std::vector<ConfigProblem> validate_config(const Config& config) {
+std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names) {
   std::vector<ConfigProblem> problems;
   Checker check(problems);
   check_keys(daemon_keys(), config.daemon, "daemon", check);
   check_keys(admin_keys(), config.admin, "admin", check, {{"socket", socket_path_fits}});
   validate_policy_into(config.policy, check);
   validate_pools(config.pools, check);
-  validate_metrics(config.metrics, check);
+  validate_metrics(config.metrics, names, check);
   check_keys(actuator_keys(), config.actuator, "actuator", check);
-  validate_eviction(config.eviction, check);
+  validate_eviction(config.eviction, names, check);
   check_keys(export_keys(), config.export_, "export", check);
   return problems;
 }
