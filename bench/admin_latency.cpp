@@ -21,6 +21,7 @@
 
 #include "core/decide.hpp"
 #include "daemon/service/daemon.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace {
 
@@ -63,7 +64,7 @@ nb::service::DaemonSeams fake_seams() {
                     const nb::core::History& history,
                     nb::TimePoint now) { return nb::core::decide(snapshot, policy, history, now); };
   seams.load_config = [](const std::filesystem::path& path) {
-    return nb::config::load_config_file(path);
+    return nb::config::load_config_file(path, nb::service::extension_names());
   };
   seams.migrate = [](const std::vector<nb::actuator::MigrationTarget>&,
                      const nb::actuator::JobOptions& options, const std::atomic<bool>&,

@@ -4,6 +4,7 @@
 #include "daemon/config/load.hpp"
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/container_walk.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace nb::cli {
 
@@ -11,7 +12,8 @@ namespace nb::cli {
 // Pools are also checked against this host's cgroup tree: a cgroup two pools match belongs to
 // neither, which the file alone cannot show.
 int run_check_config(const GlobalOptions& global) {
-  config::ConfigLoad load = config::load_config_file(global.check_config_path);
+  config::ConfigLoad load =
+      config::load_config_file(global.check_config_path, service::extension_names());
   if (!load.ok()) {
     for (const config::ConfigProblem& problem : load.problems) {
       std::cout << problem.to_string() << '\n';

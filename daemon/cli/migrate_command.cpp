@@ -21,6 +21,7 @@
 #include "daemon/codec/report_json.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/host/cgroup_layout.hpp"
+#include "daemon/service/extension_names.hpp"
 #include "daemon/service/manual_migration.hpp"
 
 namespace nb::cli {
@@ -74,7 +75,7 @@ Checked<config::ActuatorConfig> actuator_config(const GlobalOptions& global) {
   if (global.config_path.empty()) {
     return config::ActuatorConfig{};
   }
-  config::ConfigLoad load = config::load_config_file(global.config_path);
+  config::ConfigLoad load = config::load_config_file(global.config_path, service::extension_names());
   if (!load.ok()) {
     std::string message;
     for (const auto& problem : load.problems) {

@@ -15,6 +15,7 @@
 #include "daemon/codec/explain.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/config/load.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace nb::cli {
 
@@ -50,7 +51,8 @@ bool read_all(const std::string& path, std::string& text) {
 int run_plan(const PlanOptions& options, const GlobalOptions& global) {
   core::PolicyConfig policy;
   if (!global.config_path.empty()) {
-    config::ConfigLoad load = config::load_config_file(global.config_path);
+    config::ConfigLoad load =
+        config::load_config_file(global.config_path, service::extension_names());
     if (!load.ok()) {
       for (const config::ConfigProblem& problem : load.problems) {
         std::cerr << "numabalancerd plan: " << global.config_path << ": " << problem.to_string()

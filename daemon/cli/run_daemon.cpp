@@ -9,6 +9,7 @@
 #include "daemon/config/logging.hpp"
 #include "daemon/host/autonuma.hpp"
 #include "daemon/service/daemon.hpp"
+#include "daemon/service/extension_names.hpp"
 #include "daemon/service/host_seams.hpp"
 
 namespace nb::cli {
@@ -26,7 +27,7 @@ void warn_about_autonuma() {
 int run_daemon(const GlobalOptions& global) {
   config::Config config;
   if (!global.config_path.empty()) {
-    auto loaded = config::load_config_file(global.config_path);
+    auto loaded = config::load_config_file(global.config_path, service::extension_names());
     if (!loaded.ok()) {
       std::cerr << "numabalancerd: " << global.config_path << " is invalid:\n";
       for (const auto& problem : loaded.problems) {

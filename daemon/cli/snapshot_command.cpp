@@ -13,6 +13,7 @@
 #include "daemon/config/load.hpp"
 #include "daemon/host/host_scanner.hpp"
 #include "daemon/host/scan_document.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace nb::cli {
 namespace {
@@ -26,7 +27,8 @@ struct SnapshotOptions {
 int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
   config::Config config;
   if (!global.config_path.empty()) {
-    config::ConfigLoad load = config::load_config_file(global.config_path);
+    config::ConfigLoad load =
+        config::load_config_file(global.config_path, service::extension_names());
     if (!load.ok()) {
       for (const config::ConfigProblem& problem : load.problems) {
         std::cerr << "numabalancerd snapshot: " << global.config_path << ": " << problem.to_string()

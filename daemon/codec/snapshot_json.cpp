@@ -10,7 +10,7 @@
 #include "base/parse_units.hpp"
 #include "daemon/codec/history_json.hpp"
 #include "daemon/codec/json_reader.hpp"
-#include "daemon/config/validate.hpp"
+#include "daemon/codec/policy_overrides.hpp"
 
 namespace nb::codec {
 
@@ -134,129 +134,6 @@ Result<TimePoint> parse_time(std::string_view text) {
   }
   const auto local = sys_days{date} + hours(hour) + minutes(minute) + seconds(second) + fraction;
   return time_point_cast<TimePoint::duration>(local - offset);
-}
-
-// ---- policy overrides --------------------------------------------------------------------------
-
-namespace {
-
-using PolicySetter = void (*)(core::PolicyConfig&, const json&, std::string_view);
-
-Bytes read_size(const json& value, std::string_view path) {
-  if (value.is_string()) {
-    auto size = parse_size(value.get<std::string>());
-    if (!size.ok()) {
-      reader::fail(path, size.error().message());
-    }
-    return *size;
-  }
-  if (!value.is_number_integer()) {
-    reader::fail(path, "expected a size (bytes, or a string such as \"512MiB\"), got " +
-                           std::string(reader::type_name(value)));
-  }
-  return reader::read_bytes(value, path);
-}
-
-Duration read_duration(const json& value, std::string_view path) {
-  if (!value.is_string()) {
-    reader::fail(path, "expected a duration string such as \"30s\", got " +
-                           std::string(reader::type_name(value)));
-  }
-  auto duration = parse_duration(value.get<std::string>());
-  if (!duration.ok()) {
-    reader::fail(path, duration.error().message());
-  }
-  return *duration;
-}
-
-int read_int(const json& value, std::string_view path) {
-  const std::int64_t number = reader::read_integer(value, path);
-  if (number < std::numeric_limits<int>::min() || number > std::numeric_limits<int>::max()) {
-    reader::fail(path, "out of range");
-  }
-  return static_cast<int>(number);
-}
-
-std::vector<std::string> read_strings(const json& value, std::string_view path) {
-  reader::require_array(value, path);
-  std::vector<std::string> strings;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    strings.push_back(reader::read_string(value[i], reader::item(path, i)));
-  }
-  return strings;
-}
-
-// One [policy] key: reads the JSON value with `Read` and stores it in `Field`.
-template <auto Field, auto Read>
-void set_field(core::PolicyConfig& policy, const json& value, std::string_view path) {
-  policy.*Field = Read(value, path);
-}
-
-const std::vector<std::pair<std::string_view, PolicySetter>>& policy_setters() {
-  using P = core::PolicyConfig;
-  static const std::vector<std::pair<std::string_view, PolicySetter>> setters = {
-      {"grace_read_latency_ns", &set_field<&P::grace_read_latency_ns, reader::read_number>},
-      {"force_read_latency_ns", &set_field<&P::force_read_latency_ns, reader::read_number>},
-      {"grace_latency_gap_ns", &set_field<&P::grace_latency_gap_ns, reader::read_number>},
-      {"grace_max_distance", &set_field<&P::grace_max_distance, read_int>},
-      {"grace_gap_ratio", &set_field<&P::grace_gap_ratio, reader::read_number>},
-      {"force_gap_ratio", &set_field<&P::force_gap_ratio, reader::read_number>},
-      {"bandwidth_high_ratio", &set_field<&P::bandwidth_high_ratio, reader::read_number>},
-      {"bandwidth_medium_ratio", &set_field<&P::bandwidth_medium_ratio, reader::read_number>},
-      {"container_min_bytes", &set_field<&P::container_min_bytes, read_size>},
-      {"container_max_bytes", &set_field<&P::container_max_bytes, read_size>},
-      {"reclaim_container_min_bytes", &set_field<&P::reclaim_container_min_bytes, read_size>},
-      {"reclaim_container_max_bytes", &set_field<&P::reclaim_container_max_bytes, read_size>},
-      {"round_max_bytes", &set_field<&P::round_max_bytes, read_size>},
-      {"reclaim_round_max_bytes", &set_field<&P::reclaim_round_max_bytes, read_size>},
-      {"reclaim_round_enough_bytes", &set_field<&P::reclaim_round_enough_bytes, read_size>},
-      {"supported_pools", &set_field<&P::supported_pools, read_strings>},
-      {"reclaim_pool", &set_field<&P::reclaim_pool, reader::read_string>},
-      {"migrate_threshold", &set_field<&P::migrate_threshold, reader::read_number>},
-      {"min_interval", &set_field<&P::min_interval, read_duration>},
-      {"ping_pong_window", &set_field<&P::ping_pong_window, read_duration>},
-  };
-  return setters;
-}
-
-constexpr std::string_view kPolicyPath = "config.policy";
-
-// Keys and types only; the values are validated once they sit on the real base config.
-core::PolicyConfig assign_overrides(core::PolicyConfig policy, const json& overrides) {
-  reader::require_object(overrides, kPolicyPath);
-  for (const auto& [key, value] : overrides.items()) {
-    const auto& setters = policy_setters();
-    // clang 14 cannot capture a structured binding; an init-capture can.
-    auto it = std::find_if(setters.begin(), setters.end(),
-                           [&name = key](const auto& setter) { return setter.first == name; });
-    const std::string path = reader::child(kPolicyPath, key);
-    if (it == setters.end()) {
-      reader::fail(path, "unknown key");
-    }
-    it->second(policy, value, path);
-  }
-  return policy;
-}
-
-}  // namespace
-
-Result<core::PolicyConfig> apply_policy_overrides(core::PolicyConfig base,
-                                                  const nlohmann::json& overrides) {
-  return reader::catching([&] {
-    core::PolicyConfig policy = assign_overrides(std::move(base), overrides);
-    const auto problems = config::validate_policy(policy);
-    if (!problems.empty()) {
-      std::string message;
-      for (const auto& problem : problems) {
-        if (!message.empty()) {
-          message += "; ";
-        }
-        message += "config." + problem.key + ": " + problem.message;
-      }
-      reader::fail("", message);
-    }
-    return policy;
-  });
 }
 
 // ---- the snapshot ----------------------------------------------------------------------------
@@ -462,7 +339,7 @@ json read_config(const json& config) {
     return json::object();
   }
   // Fail on unknown keys and wrong types now, while the path still means something to the user.
-  (void)assign_overrides(core::PolicyConfig{}, *policy);
+  (void)assign_policy_overrides(core::PolicyConfig{}, *policy);
   return *policy;
 }
 

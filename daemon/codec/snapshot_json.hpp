@@ -8,11 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.hpp"
+#include "base/units.hpp"
 #include "core/history.hpp"
 #include "core/policy_config.hpp"
-#include "base/result.hpp"
 #include "core/snapshot.hpp"
-#include "base/units.hpp"
+#include "daemon/codec/policy_overrides.hpp"  // read back a document's policy_overrides
 
 namespace nb::codec {
 
@@ -27,12 +28,6 @@ struct SnapshotDocument {
 // "nodes[1].distance: missing node 2".
 Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint default_time);
 nlohmann::json to_json(const SnapshotDocument& document);
-
-// Applies "config.policy" overrides (keys as in [policy]; sizes as bytes or a size string,
-// durations as a duration string) onto `base`, then validates the result. Errors name the path
-// ("config.policy.grace_gap_ratio: ...").
-Result<core::PolicyConfig> apply_policy_overrides(core::PolicyConfig base,
-                                                  const nlohmann::json& overrides);
 
 std::string format_time(TimePoint time);  // RFC 3339 UTC, "2026-12-02T10:00:00Z"
 // RFC 3339: "Z" or a numeric offset, optional fraction of a second.

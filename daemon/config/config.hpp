@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/policy_config.hpp"
 #include "base/units.hpp"
+#include "core/policy_config.hpp"
 
 namespace nb::config {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "daemon/config/config.hpp"
+#include "daemon/config/extension_names.hpp"
 #include "daemon/config/problem.hpp"
 
 namespace nb::config {
@@ -19,9 +20,11 @@ struct ConfigLoad {
   bool ok() const { return problems.empty(); }
 };
 
-// A missing or unreadable file is a problem too.
-ConfigLoad load_config_file(const std::filesystem::path& path);
+// A missing or unreadable file is a problem too. `names` are the provider and eviction-action
+// names to accept (service::extension_names()).
+ConfigLoad load_config_file(const std::filesystem::path& path, const ExtensionNames& names);
 // `source_name` names the document in TOML syntax errors.
-ConfigLoad load_config_string(std::string_view toml, std::string_view source_name);
+ConfigLoad load_config_string(std::string_view toml, std::string_view source_name,
+                              const ExtensionNames& names);
 
 }  // namespace nb::config

@@ -2,14 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "base/parse_units.hpp"
+#include "daemon/config/checker.hpp"
+#include "daemon/config/keys.hpp"
 
 namespace nb::config {
 namespace {
@@ -17,123 +19,30 @@ namespace {
 // The longest path a sockaddr_un holds with its terminating NUL.
 constexpr std::size_t kMaxSocketPathBytes = 107;
 
-constexpr std::array<std::string_view, 7> kLogLevels{"trace", "debug",    "info", "warn",
-                                                     "error", "critical", "off"};
-constexpr std::array<std::string_view, 5> kLatencyProviders{"auto", "perf", "probe", "file",
-                                                            "none"};
-constexpr std::array<std::string_view, 5> kBandwidthProviders{"auto", "perf", "resctrl", "file",
-                                                              "none"};
-constexpr std::array<std::string_view, 3> kFileFormats{"auto", "json", "prometheus"};
-constexpr std::array<std::string_view, 4> kEvictionActions{"none", "freeze", "kill", "exec"};
-
-template <std::size_t N>
-bool is_one_of(std::string_view value, const std::array<std::string_view, N>& allowed) {
-  return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
-}
-
-template <std::size_t N>
-std::string one_of_message(const std::array<std::string_view, N>& allowed) {
-  return fmt::format("must be one of {}", fmt::join(allowed, ", "));
-}
-
-class Checker {
- public:
-  explicit Checker(std::vector<ConfigProblem>& problems) : problems_(problems) {}
-
-  void fail(std::string key, std::string message) {
-    problems_.push_back(ConfigProblem{std::move(key), std::move(message)});
-  }
-
-  void positive(const std::string& key, Duration value) {
-    if (value.count() <= 0) {
-      fail(key, "must be positive");
-    }
-  }
-  void not_negative(const std::string& key, Duration value) {
-    if (value.count() < 0) {
-      fail(key, "must not be negative");
-    }
-  }
-  void positive(const std::string& key, Bytes value) {
-    if (value <= 0) {
-      fail(key, "must be positive");
-    }
-  }
-  void not_negative(const std::string& key, Bytes value) {
-    if (value < 0) {
-      fail(key, "must not be negative");
-    }
-  }
-  // Doubles also arrive as nan and inf from TOML; neither is a usable threshold.
-  bool positive(const std::string& key, double value) {
-    if (!std::isfinite(value) || value <= 0) {
-      fail(key, "must be positive");
-      return false;
-    }
-    return true;
-  }
-  bool not_negative(const std::string& key, double value) {
-    if (!std::isfinite(value) || value < 0) {
-      fail(key, "must not be negative");
-      return false;
-    }
-    return true;
-  }
-  bool ratio(const std::string& key, double value) {
-    if (!(value > 0 && value <= 1)) {
-      fail(key, "must be in (0, 1]");
-      return false;
-    }
-    return true;
-  }
-  template <std::size_t N>
-  void one_of(const std::string& key, std::string_view value,
-              const std::array<std::string_view, N>& allowed) {
-    if (!is_one_of(value, allowed)) {
-      fail(key, one_of_message(allowed));
-    }
-  }
-  void absolute_path(const std::string& key, const std::string& path) {
-    if (path.empty() || path.front() != '/') {
-      fail(key, "must be an absolute path");
-    }
-  }
-  // Empty switches the feature off.
-  void absolute_path_or_empty(const std::string& key, const std::string& path) {
-    if (!path.empty()) {
-      absolute_path(key, path);
-    }
-  }
-
- private:
-  std::vector<ConfigProblem>& problems_;
-};
-
 std::string indexed(std::string_view key, std::size_t index) {
   return fmt::format("{}[{}]", key, index);
 }
 
-void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
-  bool grace_ok = check.positive("policy.grace_read_latency_ns", policy.grace_read_latency_ns);
-  bool force_ok = check.positive("policy.force_read_latency_ns", policy.force_read_latency_ns);
-  if (grace_ok && force_ok && policy.grace_read_latency_ns > policy.force_read_latency_ns) {
+void grace_within_force(const core::PolicyConfig& policy, Checker& check) {
+  auto usable = [](double value) { return std::isfinite(value) && value > 0; };
+  if (usable(policy.grace_read_latency_ns) && usable(policy.force_read_latency_ns) &&
+      policy.grace_read_latency_ns > policy.force_read_latency_ns) {
     check.fail(
         "policy.grace_read_latency_ns",
         fmt::format("must not exceed force_read_latency_ns ({})", policy.force_read_latency_ns));
   }
-  check.not_negative("policy.grace_latency_gap_ns", policy.grace_latency_gap_ns);
-  if (policy.grace_max_distance < 0) {
-    check.fail("policy.grace_max_distance", "must not be negative");
-  }
-  check.ratio("policy.grace_gap_ratio", policy.grace_gap_ratio);
-  check.ratio("policy.force_gap_ratio", policy.force_gap_ratio);
-  bool high_ok = check.ratio("policy.bandwidth_high_ratio", policy.bandwidth_high_ratio);
-  bool medium_ok = check.ratio("policy.bandwidth_medium_ratio", policy.bandwidth_medium_ratio);
-  if (high_ok && medium_ok && policy.bandwidth_medium_ratio >= policy.bandwidth_high_ratio) {
+}
+
+void medium_below_high(const core::PolicyConfig& policy, Checker& check) {
+  auto ratio = [](double value) { return value > 0 && value <= 1; };
+  if (ratio(policy.bandwidth_high_ratio) && ratio(policy.bandwidth_medium_ratio) &&
+      policy.bandwidth_medium_ratio >= policy.bandwidth_high_ratio) {
     check.fail("policy.bandwidth_medium_ratio",
                fmt::format("must be below bandwidth_high_ratio ({})", policy.bandwidth_high_ratio));
   }
+}
 
+void minimums_within_maximums(const core::PolicyConfig& policy, Checker& check) {
   struct Bound {
     std::string_view min_key;
     Bytes min;
@@ -148,25 +57,15 @@ void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
       {"reclaim_round_enough_bytes", policy.reclaim_round_enough_bytes, "reclaim_round_max_bytes",
        policy.reclaim_round_max_bytes},
   }};
-  const std::array<std::pair<std::string_view, Bytes>, 7> sizes{{
-      {"container_min_bytes", policy.container_min_bytes},
-      {"container_max_bytes", policy.container_max_bytes},
-      {"reclaim_container_min_bytes", policy.reclaim_container_min_bytes},
-      {"reclaim_container_max_bytes", policy.reclaim_container_max_bytes},
-      {"round_max_bytes", policy.round_max_bytes},
-      {"reclaim_round_max_bytes", policy.reclaim_round_max_bytes},
-      {"reclaim_round_enough_bytes", policy.reclaim_round_enough_bytes},
-  }};
-  for (const auto& [key, value] : sizes) {
-    check.not_negative(fmt::format("policy.{}", key), value);
-  }
   for (const Bound& bound : bounds) {
     if (bound.min >= 0 && bound.max >= 0 && bound.min > bound.max) {
       check.fail(fmt::format("policy.{}", bound.min_key),
                  fmt::format("must not exceed {} ({})", bound.max_key, exact_size_text(bound.max)));
     }
   }
+}
 
+void supported_pools_named(const core::PolicyConfig& policy, Checker& check) {
   for (std::size_t i = 0; i < policy.supported_pools.size(); ++i) {
     const std::string& pool = policy.supported_pools[i];
     std::string key = indexed("policy.supported_pools", i);
@@ -177,37 +76,22 @@ void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
       check.fail(key, fmt::format("must not name the reclaim pool \"{}\"", pool));
     }
   }
-  check.ratio("policy.migrate_threshold", policy.migrate_threshold);
-  check.not_negative("policy.min_interval", policy.min_interval);
-  check.not_negative("policy.ping_pong_window", policy.ping_pong_window);
 }
 
-void validate_daemon(const DaemonConfig& daemon, Checker& check) {
-  check.positive("daemon.interval", daemon.interval);
-  if (!is_valid_log_level(daemon.log_level)) {
-    check.fail("daemon.log_level", one_of_message(kLogLevels));
-  }
-  check.absolute_path("daemon.state_dir", daemon.state_dir);
-  check.absolute_path("daemon.lock_file", daemon.lock_file);
+void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
+  check_keys(policy_keys(), policy, "policy", check,
+             {{"force_read_latency_ns", grace_within_force},
+              {"bandwidth_medium_ratio", medium_below_high},
+              {"reclaim_round_enough_bytes", minimums_within_maximums},
+              {"supported_pools", supported_pools_named}});
 }
 
-void validate_admin(const AdminConfig& admin, Checker& check) {
-  check.absolute_path("admin.socket", admin.socket);
+void socket_path_fits(const AdminConfig& admin, Checker& check) {
   if (admin.socket.size() > kMaxSocketPathBytes) {
     check.fail("admin.socket", fmt::format("must be at most {} bytes long (the limit of a Unix "
                                            "socket address)",
                                            kMaxSocketPathBytes));
   }
-  if (admin.socket_mode > 0777) {
-    check.fail("admin.socket_mode", "must be at most \"0777\"");
-  }
-  if (admin.max_clients < 1) {
-    check.fail("admin.max_clients", "must be at least 1");
-  }
-  if (admin.max_request_bytes < kKiB) {
-    check.fail("admin.max_request_bytes", "must be at least 1KiB");
-  }
-  check.positive("admin.idle_timeout", admin.idle_timeout);
 }
 
 void validate_pool(const PoolConfig& pool, const std::string& prefix, Checker& check) {
@@ -256,53 +140,34 @@ void validate_pools(const std::vector<PoolConfig>& pools, Checker& check) {
   }
 }
 
-void validate_metrics(const MetricsConfig& metrics, Checker& check) {
-  check.one_of("metrics.latency", metrics.latency, kLatencyProviders);
-  check.one_of("metrics.bandwidth", metrics.bandwidth, kBandwidthProviders);
-
-  const FileProviderConfig& file = metrics.file;
+void validate_metrics(const MetricsConfig& metrics, const ExtensionNames& names, Checker& check) {
+  check_keys(metrics_keys(), metrics, "metrics", check,
+             {{"latency",
+               [&](const MetricsConfig& m, Checker& c) {
+                 c.one_of("metrics.latency", m.latency, names.latency_providers);
+               }},
+              {"bandwidth", [&](const MetricsConfig& m, Checker& c) {
+                 c.one_of("metrics.bandwidth", m.bandwidth, names.bandwidth_providers);
+               }}});
   std::string_view file_user = metrics.latency == "file"     ? "metrics.latency"
                                : metrics.bandwidth == "file" ? "metrics.bandwidth"
                                                              : "";
-  if (!file_user.empty() && file.path.empty()) {
-    check.fail("metrics.file.path", fmt::format("required when {} = \"file\"", file_user));
-  } else {
-    check.absolute_path_or_empty("metrics.file.path", file.path);
-  }
-  check.one_of("metrics.file.format", file.format, kFileFormats);
-  check.positive("metrics.file.max_age", file.max_age);
-  if (file.latency_metric.empty()) {
-    check.fail("metrics.file.latency_metric", "must not be empty");
-  }
-  if (file.bandwidth_metric.empty()) {
-    check.fail("metrics.file.bandwidth_metric", "must not be empty");
-  }
-
-  const ProbeProviderConfig& probe = metrics.probe;
-  check.positive("metrics.probe.buffer_bytes", probe.buffer_bytes);
-  if (probe.loads_per_sample < 1) {
-    check.fail("metrics.probe.loads_per_sample", "must be at least 1");
-  }
-  check.positive("metrics.probe.sample_interval", probe.sample_interval);
-  check.ratio("metrics.probe.cpu_budget", probe.cpu_budget);
-
-  check.positive("metrics.perf.window", metrics.perf.window);
-  check.positive("metrics.resctrl.window", metrics.resctrl.window);
+  auto file_required = [&](const FileProviderConfig& file, Checker& c) {
+    if (!file_user.empty() && file.path.empty()) {
+      c.fail("metrics.file.path", fmt::format("required when {} = \"file\"", file_user));
+    }
+  };
+  for_each_provider_section(metrics, [&](std::string_view name, auto keys, const auto& section) {
+    std::string prefix = "metrics." + std::string(name);
+    if constexpr (std::is_same_v<std::decay_t<decltype(section)>, FileProviderConfig>) {
+      check_keys(keys, section, prefix, check, {{"path", file_required}});
+    } else {
+      check_keys(keys, section, prefix, check);
+    }
+  });
 }
 
-void validate_actuator(const ActuatorConfig& actuator, Checker& check) {
-  if (!std::isfinite(actuator.rate_limit_mib_per_s) || actuator.rate_limit_mib_per_s < 0) {
-    check.fail("actuator.rate_limit", "must not be negative (0 = unlimited)");
-  }
-  check.positive("actuator.call_target", actuator.call_target);
-  if (actuator.min_free_bytes) {
-    check.not_negative("actuator.min_free_bytes", *actuator.min_free_bytes);
-  }
-  check.positive("actuator.job_deadline", actuator.job_deadline);
-}
-
-void validate_eviction(const EvictionConfig& eviction, Checker& check) {
-  check.one_of("eviction.action", eviction.action, kEvictionActions);
+void exec_argv_usable(const EvictionConfig& eviction, Checker& check) {
   if (eviction.action == "exec" && eviction.exec.empty()) {
     check.fail("eviction.exec", "required when eviction.action = \"exec\": the program's argv");
   }
@@ -311,28 +176,31 @@ void validate_eviction(const EvictionConfig& eviction, Checker& check) {
     // No shell and no PATH search: the program is exactly the file named.
     check.fail("eviction.exec[0]", "must be an absolute path");
   }
-  check.positive("eviction.timeout", eviction.timeout);
 }
 
-void validate_export(const ExportConfig& export_, Checker& check) {
-  check.absolute_path_or_empty("export.textfile", export_.textfile);
-  check.absolute_path_or_empty("export.audit_log", export_.audit_log);
-  check.positive("export.audit_log_max_bytes", export_.audit_log_max_bytes);
+void validate_eviction(const EvictionConfig& eviction, const ExtensionNames& names,
+                       Checker& check) {
+  check_keys(eviction_keys(), eviction, "eviction", check,
+             {{"action",
+               [&](const EvictionConfig& e, Checker& c) {
+                 c.one_of("eviction.action", e.action, names.eviction_actions);
+               }},
+              {"exec", exec_argv_usable}});
 }
 
 }  // namespace
 
-std::vector<ConfigProblem> validate_config(const Config& config) {
+std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names) {
   std::vector<ConfigProblem> problems;
   Checker check(problems);
-  validate_daemon(config.daemon, check);
-  validate_admin(config.admin, check);
+  check_keys(daemon_keys(), config.daemon, "daemon", check);
+  check_keys(admin_keys(), config.admin, "admin", check, {{"socket", socket_path_fits}});
   validate_policy_into(config.policy, check);
   validate_pools(config.pools, check);
-  validate_metrics(config.metrics, check);
-  validate_actuator(config.actuator, check);
-  validate_eviction(config.eviction, check);
-  validate_export(config.export_, check);
+  validate_metrics(config.metrics, names, check);
+  check_keys(actuator_keys(), config.actuator, "actuator", check);
+  validate_eviction(config.eviction, names, check);
+  check_keys(export_keys(), config.export_, "export", check);
   return problems;
 }
 
@@ -344,7 +212,7 @@ std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy) {
 }
 
 bool is_valid_log_level(std::string_view level) {
-  return is_one_of(level, kLogLevels);
+  return is_one_of(level, log_levels());
 }
 
 }  // namespace nb::config

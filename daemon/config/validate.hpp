@@ -8,12 +8,13 @@
 
 #include "core/policy_config.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/config/extension_names.hpp"
 #include "daemon/config/problem.hpp"
 
 namespace nb::config {
 
-// Every problem at once, in section order.
-std::vector<ConfigProblem> validate_config(const Config& config);
+// Every problem at once, in section order. Provider and action names must be among `names`.
+std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names);
 
 // The [policy] rules alone; keys are "policy.<key>" and lines are 0.
 std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy);

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "daemon/host/policy_json.hpp"
+#include "daemon/codec/policy_overrides.hpp"
 #include "daemon/host/scan_report_json.hpp"
 
 namespace nb::host {
@@ -12,7 +12,7 @@ codec::SnapshotDocument scan_document(const HostScan& scan, const core::PolicyCo
   codec::SnapshotDocument document;
   document.snapshot = scan.snapshot;
   document.history = std::move(history);
-  document.policy_overrides = policy_overrides_json(policy);
+  document.policy_overrides = codec::policy_overrides_json(policy);
   document.meta = to_json(scan.report);
   return document;
 }

@@ -4,12 +4,7 @@
 #include <cmath>
 #include <exception>
 
-#include "daemon/metrics/clock.hpp"
-#include "daemon/metrics/file_provider.hpp"
-#include "daemon/metrics/perf_events.hpp"
-#include "daemon/metrics/perf_provider.hpp"
-#include "daemon/metrics/probe_provider.hpp"
-#include "daemon/metrics/resctrl_provider.hpp"
+#include "daemon/metrics/provider_registry.hpp"
 
 namespace nb::metrics {
 namespace {
@@ -25,26 +20,6 @@ std::string join_reasons(const std::vector<std::string>& reasons) {
   return joined;
 }
 
-std::unique_ptr<Provider> make_provider(std::string_view name, Metric metric,
-                                        const config::MetricsConfig& config,
-                                        const std::filesystem::path& host_root,
-                                        const std::vector<core::Node>& topology) {
-  if (name == "file") {
-    return std::make_unique<FileProvider>(metric, config.file);
-  }
-  if (name == "perf") {
-    return std::make_unique<PerfProvider>(metric, host_root, topology, config.perf,
-                                          make_system_perf_events(), steady_clock());
-  }
-  if (name == "probe" && metric == Metric::read_latency) {
-    return std::make_unique<ProbeProvider>(topology, config.probe);
-  }
-  if (name == "resctrl" && metric == Metric::bandwidth) {
-    return std::make_unique<ResctrlProvider>(host_root, topology, config.resctrl, steady_clock());
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<MetricSource> MetricSource::create(Metric metric,
@@ -52,19 +27,19 @@ std::unique_ptr<MetricSource> MetricSource::create(Metric metric,
                                                    const std::filesystem::path& host_root,
                                                    const std::vector<core::Node>& topology) {
   const std::string& choice = metric == Metric::read_latency ? config.latency : config.bandwidth;
-  std::vector<std::string_view> names;
+  std::vector<const ProviderEntry*> entries;
   if (choice == "auto") {
-    names = metric == Metric::read_latency ? std::vector<std::string_view>{"perf", "probe"}
-                                           : std::vector<std::string_view>{"perf", "resctrl"};
-  } else if (choice != "none") {
-    names = {choice};
+    for (const ProviderEntry& entry : providers()) {
+      if (entry.tried_by_auto && entry.measures(metric)) {
+        entries.push_back(&entry);
+      }
+    }
+  } else if (const ProviderEntry* entry = find_provider(metric, choice)) {
+    entries.push_back(entry);
   }
   std::vector<std::unique_ptr<Provider>> chain;
-  for (auto name : names) {
-    auto provider = make_provider(name, metric, config, host_root, topology);
-    if (provider) {
-      chain.push_back(std::move(provider));
-    }
+  for (const ProviderEntry* entry : entries) {
+    chain.push_back(entry->make(metric, config, host_root, topology));
   }
   std::string empty_reason = "disabled by config";
   if (choice != "none" && chain.empty()) {

@@ -1,6 +1,7 @@
 #pragma once
 // The entry point for one metric: the configured provider, or for "auto" the chain of providers
-// tried in order (latency: perf, then probe; bandwidth: perf, then resctrl). The snapshot code
+// tried in registry order (provider_registry.hpp; latency: perf, then probe; bandwidth: perf,
+// then resctrl). The snapshot code
 // calls read() once per round and copies the values into core::Node; `provider` and
 // `unavailable_reason` go into the snapshot's meta object.
 
@@ -10,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/snapshot.hpp"
 #include "base/units.hpp"
+#include "core/snapshot.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/metrics/provider.hpp"
 

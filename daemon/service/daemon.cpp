@@ -271,7 +271,7 @@ void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord&
 
 void Daemon::start_job(std::unique_ptr<RunningJob> job,
                        std::vector<actuator::MigrationTarget> targets, actuator::JobOptions options,
-                       std::vector<EvictionRequest> evictions) {
+                       std::vector<eviction::EvictionRequest> evictions) {
   job->id = next_job_id_++;
   job->started = seams_.clock();
   job->dry_run = options.dry_run;

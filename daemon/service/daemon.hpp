@@ -28,7 +28,7 @@
 #include "daemon/service/admin/daemon_view.hpp"
 #include "daemon/service/config_reload.hpp"
 #include "daemon/service/daemon_state.hpp"
-#include "daemon/service/eviction.hpp"
+#include "daemon/eviction/registry.hpp"
 #include "daemon/service/export/audit_log.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/export/textfile_export.hpp"
@@ -58,8 +58,8 @@ struct DaemonSeams {
       const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
       const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
       migrate;
-  std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>
-      evict = service::evict;
+  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&, const eviction::EvictionRequest&)>
+      evict = eviction::evict;
 };
 
 struct DaemonOptions {
@@ -116,7 +116,7 @@ class Daemon final : private DaemonView {
                                   Result<codec::SnapshotDocument> scanned);
   void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
   void start_job(std::unique_ptr<RunningJob> job, std::vector<actuator::MigrationTarget> targets,
-                 actuator::JobOptions options, std::vector<EvictionRequest> evictions);
+                 actuator::JobOptions options, std::vector<eviction::EvictionRequest> evictions);
   void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
   void on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result);
   void finish_stop();

@@ -8,6 +8,7 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/host_scanner.hpp"
 #include "daemon/host/scan_document.hpp"
+#include "daemon/service/extension_names.hpp"
 
 namespace nb::service {
 
@@ -51,7 +52,7 @@ Result<DaemonSeams> host_seams(const config::Config& config,
                     const core::History& history,
                     TimePoint now) { return core::decide(snapshot, policy, history, now); };
   seams.load_config = [](const std::filesystem::path& path) {
-    return config::load_config_file(path);
+    return config::load_config_file(path, extension_names());
   };
   seams.reconfigure = [current, host_root](const config::Config& next) {
     auto replacement = std::make_shared<host::HostScanner>(host_root, next);

@@ -12,8 +12,8 @@
 namespace nb::service {
 
 // One eviction's mark on the record and the counters; returns the `eviction` event.
-nlohmann::json record_eviction(const EvictionRequest& request,
-                               const Result<EvictionResult>& outcome, const std::string& action,
+nlohmann::json record_eviction(const eviction::EvictionRequest& request,
+                               const Result<eviction::EvictionResult>& outcome, const std::string& action,
                                codec::RoundRecord& record, DaemonCounters& counters);
 
 // The report (or the failure) on the record: moved bytes, summary, outcome.

@@ -12,7 +12,7 @@
 #include "core/decision.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
-#include "daemon/service/eviction.hpp"
+#include "daemon/eviction/registry.hpp"
 
 namespace nb::service {
 
@@ -20,7 +20,7 @@ namespace nb::service {
 // moves, within the sum of their bytes on the source.
 struct RoundJobPlan {
   std::vector<actuator::MigrationTarget> targets;
-  std::vector<EvictionRequest> evictions;
+  std::vector<eviction::EvictionRequest> evictions;
   Bytes budget = 0;
 };
 

@@ -17,7 +17,7 @@
 #include "base/units.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
-#include "daemon/service/eviction.hpp"
+#include "daemon/eviction/registry.hpp"
 
 namespace nb::service {
 
@@ -41,7 +41,7 @@ std::unique_ptr<RunningJob> new_job(std::string kind, std::uint64_t round_number
 
 struct JobResult {
   std::optional<actuator::MigrationReport> report;
-  std::vector<std::pair<EvictionRequest, Result<EvictionResult>>> evictions;
+  std::vector<std::pair<eviction::EvictionRequest, Result<eviction::EvictionResult>>> evictions;
   std::string error;  // what the job thread threw, if it did
 };
 
@@ -49,13 +49,13 @@ struct JobResult {
 struct JobWork {
   std::vector<actuator::MigrationTarget> targets;
   actuator::JobOptions options;
-  std::vector<EvictionRequest> evictions;
+  std::vector<eviction::EvictionRequest> evictions;
   config::EvictionConfig eviction_config;
   std::function<actuator::MigrationReport(
       const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
       const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
       migrate;
-  std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>
+  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&, const eviction::EvictionRequest&)>
       evict;
 };
 

@@ -13,6 +13,7 @@
 
 #include "core/decide.hpp"
 #include "daemon/service/daemon.hpp"
+#include "daemon/service/extension_names.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 namespace {
@@ -48,7 +49,7 @@ nb::service::DaemonSeams fake_seams() {
                     const nb::core::History& history,
                     nb::TimePoint now) { return nb::core::decide(snapshot, policy, history, now); };
   seams.load_config = [](const std::filesystem::path& path) {
-    return nb::config::load_config_file(path);
+    return nb::config::load_config_file(path, nb::service::extension_names());
   };
   seams.container_dir = [](std::string_view id) { return nb::fuzz::scratch_dir() / "cg" / id; };
   seams.clock = [] { return kNow; };

@@ -9,7 +9,7 @@
 #include "daemon/codec/explain.hpp"
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
-#include "daemon/service/effective_config.hpp"
+#include "daemon/config/config_json.hpp"
 #include "daemon/service/history_since.hpp"
 
 namespace nb::service::commands {
@@ -219,7 +219,7 @@ CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {
 }
 
 CommandOutcome config(DaemonView& daemon, const Args&, CommandContext&) {
-  json result = effective_config_json(daemon.state().config);
+  json result = config::effective_config_json(daemon.state().config);
   result["file"] = daemon.config_file().string();
   return result;
 }

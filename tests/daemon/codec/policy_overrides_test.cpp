@@ -1,7 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "daemon/codec/snapshot_json.hpp"
+#include "daemon/codec/policy_overrides.hpp"
 
 namespace nb::codec {
 namespace {

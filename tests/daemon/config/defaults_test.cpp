@@ -12,6 +12,7 @@
 #include "base/parse_units.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/config/validate.hpp"
+#include "tests/daemon/config/registered_names.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::config {
@@ -224,13 +225,13 @@ TEST(ConfigDefaults, DocumentedDefaultsAreTheStructDefaults) {
 }
 
 TEST(ConfigDefaults, BuiltInDefaultsPassValidation) {
-  for (const ConfigProblem& problem : validate_config(Config{})) {
+  for (const ConfigProblem& problem : validate_config(Config{}, registered_names())) {
     ADD_FAILURE() << problem.to_string();
   }
 }
 
 TEST(ConfigDefaults, EmptyDocumentLoadsAsDefaults) {
-  ConfigLoad load = load_config_string("", "empty.toml");
+  ConfigLoad load = load_config_string("", "empty.toml", registered_names());
   ASSERT_TRUE(load.ok()) << load.problems.front().to_string();
   expect_every_field_default(load.config);
   EXPECT_TRUE(load.config.pools.empty());
@@ -240,26 +241,26 @@ TEST(ConfigDefaults, EmptySectionsLoadAsDefaults) {
   ConfigLoad load = load_config_string(
       "[daemon]\n[admin]\n[policy]\n[metrics]\n[metrics.file]\n[metrics.probe]\n"
       "[metrics.perf]\n[metrics.resctrl]\n[actuator]\n[eviction]\n[export]\n",
-      "sections.toml");
+      "sections.toml", registered_names());
   ASSERT_TRUE(load.ok()) << load.problems.front().to_string();
   expect_every_field_default(load.config);
 }
 
 TEST(ConfigDefaults, ExampleFileLoadsWithoutProblems) {
-  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/config.toml.example");
+  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/config.toml.example", registered_names());
   for (const ConfigProblem& problem : load.problems) {
     ADD_FAILURE() << problem.to_string();
   }
 }
 
 TEST(ConfigDefaults, ExampleFileSetsTheDocumentedDefaults) {
-  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/config.toml.example");
+  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/config.toml.example", registered_names());
   ASSERT_TRUE(load.ok());
   expect_every_field_default(load.config);
 }
 
 TEST(ConfigDefaults, ExampleFileDeclaresShareAndReclaimPoolsOnAutoNodes) {
-  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/config.toml.example");
+  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/config.toml.example", registered_names());
   ASSERT_TRUE(load.ok());
   const std::vector<PoolConfig> expected = {
       {.name = "share",

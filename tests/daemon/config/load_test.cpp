@@ -1,6 +1,7 @@
 // Reading TOML into Config: unknown keys, places, every problem at once, files.
 
 #include "daemon/config/load.hpp"
+#include "tests/daemon/config/registered_names.hpp"
 
 #include <gtest/gtest.h>
 
@@ -40,7 +41,7 @@ TEST_P(UnknownKey, IsAnErrorInEverySection) {
   if (param.section == "[[pool]]") {
     toml += "name = \"a\"\ncgroups = [\"x\"]\n";
   }
-  ConfigLoad load = load_config_string(toml, "unknown.toml");
+  ConfigLoad load = load_config_string(toml, "unknown.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 1u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].key, param.key);
   EXPECT_EQ(load.problems[0].message, "unknown key");
@@ -64,7 +65,8 @@ INSTANTIATE_TEST_SUITE_P(
                       UnknownKeyCase{"[export]", "export.bogus"}));
 
 TEST(UnknownKey, SuggestsTheKnownKeyATypoMeant) {
-  ConfigLoad load = load_config_string("[deamon]\n[daemon]\nintervall = \"5s\"\n", "typo.toml");
+  ConfigLoad load = load_config_string("[deamon]\n[daemon]\nintervall = \"5s\"\n", "typo.toml",
+                                       registered_names());
   ASSERT_EQ(load.problems.size(), 2u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].to_string(),
             R"(deamon (line 1, column 1): unknown key (did you mean "daemon"?))");
@@ -73,7 +75,8 @@ TEST(UnknownKey, SuggestsTheKnownKeyATypoMeant) {
 }
 
 TEST(UnknownKey, UnknownSectionIsReported) {
-  ConfigLoad load = load_config_string("[daemon]\n\n[extras]\nx = 1\n", "section.toml");
+  ConfigLoad load =
+      load_config_string("[daemon]\n\n[extras]\nx = 1\n", "section.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 1u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].to_string(), "extras (line 3, column 1): unknown key");
 }
@@ -82,7 +85,7 @@ TEST(UnknownKey, SecondPoolIsNamedByItsIndex) {
   ConfigLoad load = load_config_string(
       "[[pool]]\nname = \"a\"\ncgroups = [\"x\"]\n\n[[pool]]\nname = \"b\"\ncgroups = [\"y\"]\n"
       "node = [0]\n",
-      "pools.toml");
+      "pools.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 1u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].to_string(),
             R"(pool[1].node (line 8, column 1): unknown key (did you mean "nodes"?))");
@@ -118,7 +121,7 @@ min_free_bytes = "2GiB"
 action = "exec"
 exec = ["/usr/sbin/evict", "--now"]
 )",
-                                       "kinds.toml");
+                                       "kinds.toml", registered_names());
   ASSERT_TRUE(load.ok()) << describe(load.problems);
   const Config& config = load.config;
   EXPECT_EQ(config.daemon.interval, 2s);
@@ -141,7 +144,8 @@ exec = ["/usr/sbin/evict", "--now"]
 }
 
 TEST(ConfigLoad, ReportsEveryProblemAtOnceInFileOrder) {
-  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/tests/data/config/five_mistakes.toml");
+  ConfigLoad load =
+      load_config_file(NB_SOURCE_DIR "/tests/data/config/five_mistakes.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 5u) << describe(load.problems);
   std::vector<std::string> lines;
   for (const ConfigProblem& problem : load.problems) {
@@ -160,7 +164,8 @@ TEST(ConfigLoad, ReportsEveryProblemAtOnceInFileOrder) {
 }
 
 TEST(ConfigLoad, AValueThatFailedToReadIsNotReportedAgainByValidation) {
-  ConfigLoad load = load_config_string("[[pool]]\nname = 7\ncgroups = [3]\n", "twice.toml");
+  ConfigLoad load =
+      load_config_string("[[pool]]\nname = 7\ncgroups = [3]\n", "twice.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 2u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].key, "pool[0].name");
   EXPECT_EQ(load.problems[0].message, "must be a string, not an integer");
@@ -169,7 +174,8 @@ TEST(ConfigLoad, AValueThatFailedToReadIsNotReportedAgainByValidation) {
 }
 
 TEST(ConfigLoad, SyntaxErrorIsOneProblemWithItsPlace) {
-  ConfigLoad load = load_config_string("[daemon]\ninterval = \"5s\n", "broken.toml");
+  ConfigLoad load =
+      load_config_string("[daemon]\ninterval = \"5s\n", "broken.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 1u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].key, "");
   EXPECT_EQ(load.problems[0].line, 2);
@@ -179,14 +185,15 @@ TEST(ConfigLoad, SyntaxErrorIsOneProblemWithItsPlace) {
 }
 
 TEST(ConfigLoad, DuplicateKeyIsASyntaxError) {
-  ConfigLoad load = load_config_string("[daemon]\ndry_run = true\ndry_run = false\n", "dup.toml");
+  ConfigLoad load = load_config_string("[daemon]\ndry_run = true\ndry_run = false\n", "dup.toml",
+                                       registered_names());
   ASSERT_EQ(load.problems.size(), 1u) << describe(load.problems);
   EXPECT_EQ(load.problems[0].line, 3);
 }
 
 TEST(ConfigLoad, MissingFileIsAProblem) {
   nb::testing::TempTree tree;
-  ConfigLoad load = load_config_file(tree.path("absent.toml"));
+  ConfigLoad load = load_config_file(tree.path("absent.toml"), registered_names());
   ASSERT_EQ(load.problems.size(), 1u);
   EXPECT_EQ(load.problems[0].to_string(),
             "cannot read " + tree.path("absent.toml").string() + ": No such file or directory");
@@ -194,14 +201,15 @@ TEST(ConfigLoad, MissingFileIsAProblem) {
 
 TEST(ConfigLoad, DirectoryIsAProblem) {
   nb::testing::TempTree tree;
-  ConfigLoad load = load_config_file(tree.make_dir("config.toml"));
+  ConfigLoad load = load_config_file(tree.make_dir("config.toml"), registered_names());
   ASSERT_EQ(load.problems.size(), 1u);
   EXPECT_EQ(load.problems[0].to_string(),
             "cannot read " + tree.path("config.toml").string() + ": Is a directory");
 }
 
 TEST(ConfigLoad, ReadsAFile) {
-  ConfigLoad load = load_config_file(NB_SOURCE_DIR "/tests/data/config/minimal_valid.toml");
+  ConfigLoad load =
+      load_config_file(NB_SOURCE_DIR "/tests/data/config/minimal_valid.toml", registered_names());
   ASSERT_TRUE(load.ok()) << describe(load.problems);
   EXPECT_EQ(load.config.daemon.interval, 5s);
   EXPECT_EQ(load.config.metrics.file.path, "/run/numabalancer/metrics.json");
@@ -243,7 +251,7 @@ queue_occupancy_event = "event=0x80"
 queue_inserts_event = "event=0x10"
 clock_event = "event=0x00,umask=0x00"
 )",
-                                       "perf.toml");
+                                       "perf.toml", registered_names());
   ASSERT_TRUE(load.ok()) << load.problems.front().to_string();
   EXPECT_EQ(load.config.metrics.perf.read_event, "event=0x0a,rdwrmask=0x1");
   EXPECT_EQ(load.config.metrics.perf.write_event, "event=0x0a,rdwrmask=0x2");

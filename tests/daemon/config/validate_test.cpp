@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "daemon/config/load.hpp"
+#include "tests/daemon/config/registered_names.hpp"
 
 namespace nb::config {
 namespace {
@@ -38,7 +39,7 @@ class ConfigRule : public ::testing::TestWithParam<RuleCase> {};
 
 TEST_P(ConfigRule, ReportsExactlyOneProblemWithKeyMessageAndPlace) {
   const RuleCase& rule = GetParam();
-  ConfigLoad load = load_config_string(rule.toml, "rule.toml");
+  ConfigLoad load = load_config_string(rule.toml, "rule.toml", registered_names());
   ASSERT_EQ(load.problems.size(), 1u) << describe(load.problems);
   const ConfigProblem& problem = load.problems.front();
   EXPECT_EQ(problem.key, rule.key);
@@ -315,14 +316,14 @@ TEST(ValidateConfig, EqualMinAndMaxAreAllowed) {
   config.policy.reclaim_round_enough_bytes = config.policy.reclaim_round_max_bytes;
   config.policy.grace_read_latency_ns = config.policy.force_read_latency_ns;
   config.policy.grace_gap_ratio = 1;
-  EXPECT_EQ(describe(validate_config(config)), "");
+  EXPECT_EQ(describe(validate_config(config, registered_names())), "");
 }
 
 TEST(ValidateConfig, ExecActionWithAbsoluteArgvIsValid) {
   Config config;
   config.eviction.action = "exec";
   config.eviction.exec = {"/usr/local/sbin/evict", "--now"};
-  EXPECT_EQ(describe(validate_config(config)), "");
+  EXPECT_EQ(describe(validate_config(config, registered_names())), "");
 }
 
 struct LogLevelCase {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "daemon/codec/policy_overrides.hpp"
 #include "daemon/codec/snapshot_json.hpp"
-#include "daemon/host/policy_json.hpp"
 #include "daemon/host/scan_document.hpp"
 #include "tests/daemon/host/host_fixture.hpp"
 
@@ -246,7 +246,8 @@ TEST(PolicyJson, EveryPolicyFieldRoundTripsThroughTheCodec) {
   policy.min_interval = std::chrono::seconds(31);
   policy.ping_pong_window = std::chrono::minutes(16);
 
-  auto back = codec::apply_policy_overrides(core::PolicyConfig{}, policy_overrides_json(policy));
+  auto back =
+      codec::apply_policy_overrides(core::PolicyConfig{}, codec::policy_overrides_json(policy));
 
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->grace_read_latency_ns, 71);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "daemon/service/daemon.hpp"
+#include "daemon/service/extension_names.hpp"
 #include "tests/daemon/service/socket_client.hpp"
 #include "tests/support/temp_tree.hpp"
 
@@ -109,7 +110,7 @@ class DaemonHarness {
       return fakes_.decision;
     };
     seams.load_config = [](const std::filesystem::path& path) {
-      return config::load_config_file(path);
+      return config::load_config_file(path, service::extension_names());
     };
     seams.container_dir = [this](std::string_view id) { return tree_.path("cg") / id; };
     seams.migrate = [this](const std::vector<actuator::MigrationTarget>& targets,

@@ -1,4 +1,4 @@
-#include "daemon/service/eviction.hpp"
+#include "daemon/eviction/registry.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -7,7 +7,7 @@
 
 #include "tests/support/temp_tree.hpp"
 
-namespace nb::service {
+namespace nb::eviction {
 namespace {
 
 using namespace std::chrono_literals;
@@ -153,4 +153,4 @@ TEST(Eviction, UnknownActionIsRefused) {
 }
 
 }  // namespace
-}  // namespace nb::service
+}  // namespace nb::eviction

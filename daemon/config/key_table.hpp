@@ -1,0 +1,56 @@
+#pragma once
+// A config section described once: each key's name, the member it sets, the range it must lie in
+// and one line saying what it means. The TOML reader, the range checks, the effective-config dump
+// and the snapshot's [policy] overrides all walk these tables, so a new key is one row here (and,
+// when it constrains another key, a rule in validate.cpp).
+//
+// The kind of a key is the type of its member; each type has one TOML syntax and one written
+// form (sizes and durations as in the file: "512MiB", "30s").
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "base/units.hpp"
+
+namespace nb::config {
+
+// The range a key's value must lie in; its text is the problem reported when it does not.
+enum class Bound {
+  none,
+  positive,                // "must be positive" (sizes, durations, finite numbers)
+  not_negative,            // "must not be negative"
+  ratio,                   // "must be in (0, 1]"
+  at_least_one,            // "must be at least 1"
+  at_least_kib,            // "must be at least 1KiB"
+  unlimited_if_zero,       // "must not be negative (0 = unlimited)"
+  file_mode,               // "must be at most \"0777\""
+  absolute_path,           // "must be an absolute path"
+  absolute_path_or_empty,  // empty switches the feature off
+  not_empty,               // "must not be empty"
+};
+
+// A member of S, by its type: the kinds a config key can have. `unsigned` is a file mode written
+// as an octal string; an optional size or node list is unset when written "auto".
+template <typename S>
+using Member = std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
+                            std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
+                            unsigned S::*, std::optional<std::vector<NodeId>> S::*>;
+
+template <typename S>
+struct Key {
+  std::string_view name;
+  Member<S> member;
+  Bound bound = Bound::none;
+  std::string_view doc;
+  // For a string that must be one of a fixed list (log levels, file formats).
+  std::span<const std::string_view> choices = {};
+};
+
+template <typename S>
+using KeyTable = std::span<const Key<S>>;
+
+}  // namespace nb::config
