@@ -75,7 +75,8 @@ Checked<config::ActuatorConfig> actuator_config(const GlobalOptions& global) {
   if (global.config_path.empty()) {
     return config::ActuatorConfig{};
   }
-  config::ConfigLoad load = config::load_config_file(global.config_path, service::extension_names());
+  config::ConfigLoad load =
+      config::load_config_file(global.config_path, service::extension_names());
   if (!load.ok()) {
     std::string message;
     for (const auto& problem : load.problems) {

@@ -23,12 +23,12 @@
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/config/load.hpp"
+#include "daemon/eviction/registry.hpp"
 #include "daemon/service/admin/admin_server.hpp"
 #include "daemon/service/admin/command_table.hpp"
 #include "daemon/service/admin/daemon_view.hpp"
 #include "daemon/service/config_reload.hpp"
 #include "daemon/service/daemon_state.hpp"
-#include "daemon/eviction/registry.hpp"
 #include "daemon/service/export/audit_log.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/export/textfile_export.hpp"
@@ -58,7 +58,8 @@ struct DaemonSeams {
       const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
       const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
       migrate;
-  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&, const eviction::EvictionRequest&)>
+  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&,
+                                                 const eviction::EvictionRequest&)>
       evict = eviction::evict;
 };
 

@@ -8,8 +8,9 @@
 namespace nb::service {
 
 nlohmann::json record_eviction(const eviction::EvictionRequest& request,
-                               const Result<eviction::EvictionResult>& outcome, const std::string& action,
-                               codec::RoundRecord& record, DaemonCounters& counters) {
+                               const Result<eviction::EvictionResult>& outcome,
+                               const std::string& action, codec::RoundRecord& record,
+                               DaemonCounters& counters) {
   nlohmann::json event{{"container", request.container_id},
                        {"cgroup", request.cgroup_dir.string()},
                        {"action", action},

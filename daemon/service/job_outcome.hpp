@@ -13,8 +13,9 @@ namespace nb::service {
 
 // One eviction's mark on the record and the counters; returns the `eviction` event.
 nlohmann::json record_eviction(const eviction::EvictionRequest& request,
-                               const Result<eviction::EvictionResult>& outcome, const std::string& action,
-                               codec::RoundRecord& record, DaemonCounters& counters);
+                               const Result<eviction::EvictionResult>& outcome,
+                               const std::string& action, codec::RoundRecord& record,
+                               DaemonCounters& counters);
 
 // The report (or the failure) on the record: moved bytes, summary, outcome.
 void record_job_result(const JobResult& result, bool cancel_requested, codec::RoundRecord& record,

@@ -11,8 +11,9 @@ RoundJobPlan plan_round_job(
   std::set<std::string> evicting;
   if (eviction.action != "none") {
     for (const auto& candidate : decision.evict) {
-      plan.evictions.push_back(eviction::EvictionRequest{candidate.id, container_dir(candidate.id), cgroup_v2,
-                                               *decision.source_node, decision.reason});
+      plan.evictions.push_back(eviction::EvictionRequest{candidate.id, container_dir(candidate.id),
+                                                         cgroup_v2, *decision.source_node,
+                                                         decision.reason});
       evicting.insert(candidate.id);
     }
   }

@@ -55,7 +55,8 @@ struct JobWork {
       const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
       const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
       migrate;
-  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&, const eviction::EvictionRequest&)>
+  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&,
+                                                 const eviction::EvictionRequest&)>
       evict;
 };
 

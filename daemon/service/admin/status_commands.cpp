@@ -7,9 +7,9 @@
 
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
+#include "daemon/config/config_json.hpp"
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
-#include "daemon/config/config_json.hpp"
 #include "daemon/service/history_since.hpp"
 
 namespace nb::service::commands {
