@@ -54,13 +54,8 @@ struct DaemonSeams {
   bool cgroup_v2 = true;
 
   // The job thread calls these.
-  std::function<actuator::MigrationReport(
-      const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
-      const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
-      migrate;
-  std::function<Result<eviction::EvictionResult>(const config::EvictionConfig&,
-                                                 const eviction::EvictionRequest&)>
-      evict = eviction::evict;
+  MigrateFunction migrate;
+  EvictFunction evict = eviction::evict;
 };
 
 struct DaemonOptions {
