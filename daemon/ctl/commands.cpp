@@ -53,4 +53,11 @@ const Command* find_command(std::string_view name) {
   return nullptr;
 }
 
+std::function<Action()> declare_arguments(const Command& command, CLI::App& subcommand) {
+  if (command.arguments != nullptr) {
+    return command.arguments(subcommand);
+  }
+  return [] { return request(nlohmann::json::object()); };
+}
+
 }  // namespace nb::ctl

@@ -36,7 +36,10 @@ Action request(nlohmann::json args);
 std::span<const Command> commands();
 const Command* find_command(std::string_view name);
 
-// The argument parsers of the commands that have arguments, by topic.
+// Declares the command's arguments on `subcommand`; one without any asks with none.
+std::function<Action()> declare_arguments(const Command& command, CLI::App& subcommand);
+
+// The arguments of the commands that have some: query_arguments.cpp and control_arguments.cpp.
 std::function<Action()> plan_arguments(CLI::App& subcommand);
 std::function<Action()> history_arguments(CLI::App& subcommand);
 std::function<Action()> containers_arguments(CLI::App& subcommand);

@@ -39,12 +39,7 @@ int main(int argc, char** argv) {
   nb::ctl::Action action;
   for (const nb::ctl::Command& command : nb::ctl::commands()) {
     auto* subcommand = app.add_subcommand(std::string(command.name), std::string(command.help));
-    std::function<nb::ctl::Action()> build = [] {
-      return nb::ctl::request(nlohmann::json::object());
-    };
-    if (command.arguments != nullptr) {
-      build = command.arguments(*subcommand);
-    }
+    auto build = nb::ctl::declare_arguments(command, *subcommand);
     subcommand->callback([&, build, command = &command] {
       action = build();
       chosen = command;

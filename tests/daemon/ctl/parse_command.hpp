@@ -14,10 +14,7 @@ inline Action parse_command(std::string_view name, std::vector<std::string> args
   CLI::App app;
   const Command* command = find_command(name);
   auto* subcommand = app.add_subcommand(std::string(name));
-  std::function<Action()> build = [] { return request(nlohmann::json::object()); };
-  if (command->arguments != nullptr) {
-    build = command->arguments(*subcommand);
-  }
+  auto build = declare_arguments(*command, *subcommand);
   Action action;
   subcommand->callback([&] { action = build(); });
   args.insert(args.begin(), std::string(name));
