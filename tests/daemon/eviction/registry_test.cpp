@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/daemon/eviction/request.hpp"
+
 namespace nb::eviction {
 namespace {
 
@@ -18,6 +20,13 @@ TEST(EvictionRegistry, EveryEntryMakesAnActionWithADocLine) {
     EXPECT_NE(entry.make(config), nullptr) << entry.name;
     EXPECT_FALSE(entry.doc.empty()) << entry.name;
   }
+}
+
+TEST(EvictionRegistry, UnknownActionIsRefused) {
+  testing::TempTree tree;
+  auto result = evict(action("explode"), request_for(tree));
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code, EINVAL);
 }
 
 }  // namespace
