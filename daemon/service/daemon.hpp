@@ -55,12 +55,8 @@ struct DaemonSeams {
   bool cgroup_v2 = true;
 
   // The job thread calls these.
-  std::function<actuator::MigrationReport(
-      const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
-      const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
-      migrate;
-  std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>
-      evict = service::evict;
+  MigrateFunction migrate;
+  EvictFunction evict = service::evict;
 };
 
 struct DaemonOptions {

@@ -45,18 +45,21 @@ struct JobResult {
   std::string error;  // what the job thread threw, if it did
 };
 
+// The actuator and the eviction as the job thread calls them; seams, so that tests fake them.
+using MigrateFunction = std::function<actuator::MigrationReport(
+    const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
+    const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>;
+using EvictFunction =
+    std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>;
+
 // What a job thread does: the evictions first, then (unless cancelled by then) the migration.
 struct JobWork {
   std::vector<actuator::MigrationTarget> targets;
   actuator::JobOptions options;
   std::vector<EvictionRequest> evictions;
   config::EvictionConfig eviction_config;
-  std::function<actuator::MigrationReport(
-      const std::vector<actuator::MigrationTarget>&, const actuator::JobOptions&,
-      const std::atomic<bool>& cancel, const std::function<void(const actuator::JobProgress&)>&)>
-      migrate;
-  std::function<Result<EvictionResult>(const config::EvictionConfig&, const EvictionRequest&)>
-      evict;
+  MigrateFunction migrate;
+  EvictFunction evict;
 };
 
 // Runs on the job thread. `progress` hears at most every 100 ms; whatever the work throws ends
