@@ -32,8 +32,8 @@ constexpr int kClients = 50;
 constexpr int kRequestsPerClient = 200;
 constexpr int kBaselineRequests = 2000;
 
-nb::codec::SnapshotDocument busy_host(nb::TimePoint now) {
-  nb::codec::SnapshotDocument document;
+nb::host::HostScan busy_host(nb::TimePoint now) {
+  nb::host::HostScan document;
   document.snapshot.time = now;
   document.snapshot.nodes.resize(2);
   for (nb::NodeId id : {0, 1}) {
@@ -57,9 +57,7 @@ nb::codec::SnapshotDocument busy_host(nb::TimePoint now) {
 
 nb::service::DaemonSeams fake_seams() {
   nb::service::DaemonSeams seams;
-  seams.scan = [](nb::TimePoint now) -> nb::Result<nb::codec::SnapshotDocument> {
-    return busy_host(now);
-  };
+  seams.scan = [](nb::TimePoint now) -> nb::Result<nb::host::HostScan> { return busy_host(now); };
   seams.decide = [](const nb::core::Snapshot& snapshot, const nb::core::PolicyConfig& policy,
                     const nb::core::History& history,
                     nb::TimePoint now) { return nb::core::decide(snapshot, policy, history, now); };

@@ -21,20 +21,20 @@ json audit_round_entry(const RoundRecord& record, const core::Decision* decision
           {"kind", "round"},
           {"round", record.number},
           {"trigger", record.trigger},
-          {"outcome", record.outcome},
+          {"outcome", to_string(record.outcome)},
           {"reason", record.reason},
           {"decision", decision != nullptr ? to_json(*decision) : json()}};
 }
 
 json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
                      const actuator::MigrationReport* report) {
-  bool failed = record.outcome == "failed";
+  bool failed = record.outcome == RoundOutcome::failed;
   return {{"time", format_time(finished)},
           {"kind", "job"},
           {"job", job_id},
           {"round", record.number},
           {"trigger", record.trigger},
-          {"outcome", record.outcome},
+          {"outcome", to_string(record.outcome)},
           {"source_node", node_or_null(record.source_node)},
           {"dest_nodes", record.dest_nodes},
           {"moved_bytes", record.moved_bytes},

@@ -34,8 +34,8 @@ nlohmann::json to_json(const RoundRecord& record) {
       {"number", record.number},
       {"time", format_time(record.time)},
       {"trigger", record.trigger},
-      {"status", record.status},
-      {"outcome", record.outcome},
+      {"status", to_string(record.status)},
+      {"outcome", to_string(record.outcome)},
       {"reason", record.reason},
       {"source_node", record.source_node ? nlohmann::json(*record.source_node) : nullptr},
       {"dest_nodes", record.dest_nodes},
@@ -45,8 +45,8 @@ nlohmann::json to_json(const RoundRecord& record) {
       {"moved_bytes", record.moved_bytes},
       {"migrated", record.migrated},
   };
-  if (!record.report.is_null()) {
-    out["report"] = record.report;
+  if (record.report) {
+    out["report"] = to_json(*record.report);
   }
   if (!record.full_report.is_null()) {
     out["full_report"] = record.full_report;
@@ -66,8 +66,16 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   }
   record.time = time.value();
   record.trigger = json.value("trigger", std::string());
-  record.status = json.value("status", std::string());
-  record.outcome = json.value("outcome", std::string());
+  const std::string status = json.value("status", std::string());
+  const std::string outcome = json.value("outcome", std::string());
+  auto known_status = round_status_named(status);
+  auto known_outcome = round_outcome_named(outcome);
+  if (!known_status || !known_outcome) {
+    return make_error(0, "round " + std::to_string(record.number) + ": unknown " +
+                             (known_status ? "outcome \"" + outcome : "status \"" + status) + "\"");
+  }
+  record.status = *known_status;
+  record.outcome = *known_outcome;
   record.reason = json.value("reason", std::string());
   if (auto source = json.find("source_node"); source != json.end() && !source->is_null()) {
     record.source_node = source->get<NodeId>();
@@ -78,7 +86,14 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   record.planned_bytes = json.value("planned_bytes", Bytes{0});
   record.moved_bytes = json.value("moved_bytes", Bytes{0});
   record.migrated = json.value("migrated", false);
-  record.report = json.value("report", nlohmann::json());
+  if (auto report = json.find("report"); report != json.end() && !report->is_null()) {
+    auto summary = summary_from_json(*report);
+    if (!summary) {
+      return make_error(
+          0, "round " + std::to_string(record.number) + ": " + summary.error().message());
+    }
+    record.report = std::move(summary).value();
+  }
   record.full_report = json.value("full_report", nlohmann::json());
   return record;
 } catch (const nlohmann::json::exception& e) {
@@ -99,12 +114,19 @@ void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t coun
   }
 }
 
+std::optional<core::Round> history_entry(const RoundRecord& record) {
+  if (!record.acted()) {
+    return std::nullopt;
+  }
+  return core::Round{record.time, record.source_node, record.dest_nodes, record.migrated,
+                     !record.evicted.empty()};
+}
+
 core::History to_history(const std::vector<RoundRecord>& records) {
   core::History history;
   for (const auto& record : records) {
-    if (record.acted()) {
-      history.push_back(core::Round{record.time, record.source_node, record.dest_nodes,
-                                    record.migrated, !record.evicted.empty()});
+    if (auto entry = history_entry(record)) {
+      history.push_back(std::move(*entry));
     }
   }
   return history;

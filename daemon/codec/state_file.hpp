@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "core/history.hpp"
 #include "base/result.hpp"
 #include "base/units.hpp"
+#include "core/history.hpp"
+#include "daemon/codec/report_summary.hpp"
+#include "daemon/codec/round_outcome.hpp"
 
 namespace nb::codec {
 
@@ -22,9 +24,8 @@ struct RoundRecord {
   std::uint64_t number = 0;
   TimePoint time;
   std::string trigger;  // timer, reconcile, manual
-  std::string status;   // the decision's status (ready, idle, cooldown, no_metrics, failed)
-  // acted, deferred, dry_run, paused, running, cancelled, failed, none
-  std::string outcome;
+  RoundStatus status = RoundStatus::scanning;
+  RoundOutcome outcome = RoundOutcome::pending;
   std::string reason;
   std::optional<NodeId> source_node;
   std::vector<NodeId> dest_nodes;
@@ -33,9 +34,11 @@ struct RoundRecord {
   Bytes planned_bytes = 0;
   Bytes moved_bytes = 0;
   bool migrated = false;
-  nlohmann::json report;  // the migration report's summary, when a job ran
-  // The whole report (per container, per process), kept only for the newest rounds: see
-  // keep_newest_full_reports.
+  std::optional<ReportSummary> report;  // when a job ran
+  // The whole report (per container, per process) as codec::to_json(report, limit) wrote it once
+  // when the job ended, kept only for the newest rounds (see keep_newest_full_reports). It stays
+  // in its wire form: trimmed to the busiest processes, it no longer reads back into a report
+  // whose totals add up.
   nlohmann::json full_report;
 
   bool acted() const { return migrated || !evicted.empty(); }
@@ -48,8 +51,11 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json);
 // state file holds summaries for old rounds and stays bounded.
 void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t count);
 
-// The acted rounds, oldest first, as core::decide() reads them.
+// The acted rounds, oldest first, as core::decide() reads them. The daemon builds its history
+// this way once, from the loaded state, and then appends to it (history_entry).
 core::History to_history(const std::vector<RoundRecord>& records);
+// What an acted round adds to core::History; nullopt for a round that did not act.
+std::optional<core::Round> history_entry(const RoundRecord& record);
 
 struct LoadedState {
   std::vector<RoundRecord> rounds;

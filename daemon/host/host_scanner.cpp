@@ -71,6 +71,12 @@ std::size_t pool_index(const std::vector<config::PoolConfig>& pools, std::string
   return pools.size();
 }
 
+void add_walk_counts(const WalkCounts& walked, ScanCounts& counts) {
+  counts.cgroups_seen = walked.cgroups_seen;
+  counts.vanished += walked.vanished;
+  counts.pool_conflicts = walked.conflicts;
+}
+
 // A pool without configured nodes gets those its containers' cpusets allow.
 std::vector<core::Pool> resolve_pools(const std::vector<config::PoolConfig>& pools,
                                       const CgroupLayout& layout,
@@ -167,7 +173,6 @@ Result<HostScan> HostScanner::scan(TimePoint now) {
   core::Snapshot& snapshot = scan.snapshot;
   snapshot.time = now;
   snapshot.nodes = std::move(topology).value();
-
   snapshot.pools = resolve_pools(pools, *layout, containers, snapshot.nodes, counts);
   counts.containers = containers.size();
   snapshot.containers = std::move(containers);
@@ -177,16 +182,13 @@ Result<HostScan> HostScanner::scan(TimePoint now) {
   copy_metric(latency, &core::Node::read_latency_ns, snapshot.nodes);
   copy_metric(bandwidth, &core::Node::bandwidth_gbps, snapshot.nodes);
 
-  ScanReport& report = scan.report;
-  report.host = host_name(host_root_);
-  report.host_root = host_root_;
-  report.cgroup = cgroup_report(*layout, host_root_);
-  report.providers = {provider_report(metrics::Metric::read_latency, latency),
-                      provider_report(metrics::Metric::bandwidth, bandwidth)};
-  counts.cgroups_seen = walked->cgroups_seen;
-  counts.vanished += walked->vanished;
-  counts.pool_conflicts = walked->conflicts;
-  report.counts = std::move(counts);
+  add_walk_counts(*walked, counts);
+  scan.report = ScanReport{.host = host_name(host_root_),
+                           .host_root = host_root_,
+                           .cgroup = cgroup_report(*layout, host_root_),
+                           .providers = {provider_report(metrics::Metric::read_latency, latency),
+                                         provider_report(metrics::Metric::bandwidth, bandwidth)},
+                           .counts = std::move(counts)};
   return scan;
 }
 

@@ -65,6 +65,7 @@ Status Daemon::start() {
 
   auto loaded = load_rounds(state_.config, state_.started);
   state_.rounds = std::move(loaded.rounds);
+  state_.history = std::move(loaded.history);
   next_round_number_ = loaded.next_round_number;
 
   if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
@@ -152,8 +153,8 @@ codec::RoundRecord Daemon::new_round(std::string trigger) {
   record.number = next_round_number_++;
   record.time = seams_.clock();
   record.trigger = std::move(trigger);
-  record.status = "scanning";
-  record.outcome = "pending";
+  record.status = codec::RoundStatus::scanning;
+  record.outcome = codec::RoundOutcome::pending;
   return record;
 }
 
@@ -165,8 +166,7 @@ codec::RoundRecord Daemon::begin_round(std::string trigger) {
   }
   state_.scanning = new_round(std::move(trigger));
   scan_thread_ = std::thread([this, scan = seams_.scan, now = state_.scanning->time] {
-    auto scanned =
-        std::make_shared<Result<codec::SnapshotDocument>>(make_error(0, "the scan did not run"));
+    auto scanned = std::make_shared<Result<host::HostScan>>(make_error(0, "the scan did not run"));
     try {
       *scanned = scan(now);
     } catch (const std::exception& e) {
@@ -177,7 +177,7 @@ codec::RoundRecord Daemon::begin_round(std::string trigger) {
   return *state_.scanning;
 }
 
-void Daemon::on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scanned) {
+void Daemon::on_scan_done(std::shared_ptr<Result<host::HostScan>> scanned) {
   if (!state_.scanning) {
     return;
   }
@@ -190,21 +190,21 @@ void Daemon::on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scann
   finish_round(std::move(record), std::move(*scanned));
 }
 
-codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
-                                        Result<codec::SnapshotDocument> scanned) {
+codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::HostScan> scanned) {
   const TimePoint now = record.time;
   if (!scanned) {
-    record.status = "failed";
-    record.outcome = "failed";
+    record.status = codec::RoundStatus::failed;
+    record.outcome = codec::RoundOutcome::failed;
     record.reason = "reading the host failed: " + scanned.error().message();
     state_.last_scan_error = record.reason;
     spdlog::error("round {}: {}", record.number, record.reason);
   } else {
     state_.last_scan_error.clear();
-    state_.last_snapshot = std::move(scanned.value());
-    auto decision = seams_.decide(state_.last_snapshot->snapshot, state_.config.policy,
-                                  codec::to_history(state_.rounds), now);
-    record.status = core::to_string(decision.status);
+    state_.last_scan = std::move(scanned.value());
+    state_.last_scan_policy = state_.config.policy;
+    auto decision =
+        seams_.decide(state_.last_scan->snapshot, state_.config.policy, state_.history, now);
+    record.status = codec::round_status(decision.status);
     record.reason = decision.reason;
     record.source_node = decision.source_node;
     record.dest_nodes = decision.dest_nodes;
@@ -216,14 +216,14 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
                     decision.source_node.has_value() &&
                     (!decision.migrate.empty() || !decision.evict.empty());
     if (!has_work) {
-      record.outcome = "none";
+      record.outcome = codec::RoundOutcome::none;
     } else if (state_.paused) {
-      record.outcome = "paused";
+      record.outcome = codec::RoundOutcome::paused;
     } else if (state_.dry_run) {
-      record.outcome = "dry_run";
+      record.outcome = codec::RoundOutcome::dry_run;
     } else if (job_) {
       // One job at a time; the decision stays visible rather than being dropped.
-      record.outcome = "deferred";
+      record.outcome = codec::RoundOutcome::deferred;
       state_.deferred = record;
       spdlog::warn("round {}: decision deferred, job {} still running", record.number, job_->id);
     } else {
@@ -231,9 +231,9 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record,
     }
     state_.last_decision = std::move(decision);
   }
-  ++state_.counters.rounds[record.outcome];
-  if (record.outcome != "none") {
-    remember(state_.rounds, record);
+  ++state_.counters.rounds[std::string(codec::to_string(record.outcome))];
+  if (record.outcome != codec::RoundOutcome::none) {
+    remember(state_.rounds, state_.history, record);
     save_rounds(state_.config, state_.rounds);
     audit_log_.append(state_.config.export_,
                       codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr));
@@ -254,7 +254,7 @@ void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord&
   auto plan =
       plan_round_job(decision, state_.config.eviction, seams_.container_dir, seams_.cgroup_v2);
   if (plan.targets.empty() && plan.evictions.empty()) {
-    record.outcome = "reported";
+    record.outcome = codec::RoundOutcome::reported;
     return;
   }
   auto options = daemon_job_options(state_.config);
@@ -262,7 +262,7 @@ void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord&
   options.budget = plan.budget;
   options.threshold = decision.threshold;
 
-  record.outcome = "started";
+  record.outcome = codec::RoundOutcome::started;
   state_.deferred.reset();
   start_job(
       new_job("round", record.number, *decision.source_node, decision.dest_nodes, plan.budget),
@@ -298,7 +298,7 @@ void Daemon::start_job(std::unique_ptr<RunningJob> job,
 ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
                                           actuator::JobOptions options) {
   auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
-  remember(state_.rounds, record);
+  remember(state_.rounds, state_.history, record);
   save_rounds(state_.config, state_.rounds);
 
   start_job(new_job("manual", record.number, options.source_node, target.dest_nodes,
@@ -341,7 +341,10 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
   if (result->report) {
     codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
   }
-  spdlog::info("job {} finished: {}, {} bytes moved", job->id, record->outcome,
+  if (record != &fallback) {
+    job_ended(state_.history, *record);
+  }
+  spdlog::info("job {} finished: {}, {} bytes moved", job->id, codec::to_string(record->outcome),
                record->moved_bytes);
   if (state_.last_round && state_.last_round->number == record->number) {
     state_.last_round = *record;

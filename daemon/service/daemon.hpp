@@ -24,6 +24,7 @@
 #include "daemon/config/config.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/eviction/registry.hpp"
+#include "daemon/host/host_scan.hpp"
 #include "daemon/service/admin/admin_server.hpp"
 #include "daemon/service/admin/command_table.hpp"
 #include "daemon/service/admin/daemon_view.hpp"
@@ -41,7 +42,7 @@ namespace nb::service {
 struct DaemonSeams {
   // The round's worker thread calls this, one scan at a time, so that a slow host never stalls
   // the admin socket.
-  std::function<Result<codec::SnapshotDocument>(TimePoint now)> scan;
+  std::function<Result<host::HostScan>(TimePoint now)> scan;
   // The loop thread calls these.
   std::function<core::Decision(const core::Snapshot&, const core::PolicyConfig&,
                                const core::History&, TimePoint now)>
@@ -107,9 +108,8 @@ class Daemon final : private DaemonView {
   // A round reads the host on a worker thread and posts the snapshot back; deciding and acting
   // happen here, on the loop thread. One round at a time: asking while one reads joins it.
   codec::RoundRecord new_round(std::string trigger);
-  void on_scan_done(std::shared_ptr<Result<codec::SnapshotDocument>> scanned);
-  codec::RoundRecord finish_round(codec::RoundRecord record,
-                                  Result<codec::SnapshotDocument> scanned);
+  void on_scan_done(std::shared_ptr<Result<host::HostScan>> scanned);
+  codec::RoundRecord finish_round(codec::RoundRecord record, Result<host::HostScan> scanned);
   void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
   void start_job(std::unique_ptr<RunningJob> job, std::vector<actuator::MigrationTarget> targets,
                  actuator::JobOptions options, std::vector<eviction::EvictionRequest> evictions);

@@ -9,9 +9,11 @@
 
 #include "base/units.hpp"
 #include "core/decision.hpp"
+#include "core/history.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/host/host_scan.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 
 namespace nb::service {
@@ -23,10 +25,13 @@ struct DaemonState {
   bool stopping = false;
   TimePoint started;
   std::vector<codec::RoundRecord> rounds;  // those that decided something; persisted
+  // The acted rounds among them as the policy reads them, kept in step (see round_history.hpp).
+  core::History history;
   std::optional<codec::RoundRecord> last_round;
   std::optional<codec::RoundRecord> deferred;
   std::optional<codec::RoundRecord> scanning;  // the round whose host scan is running
-  std::optional<codec::SnapshotDocument> last_snapshot;
+  std::optional<host::HostScan> last_scan;
+  core::PolicyConfig last_scan_policy;  // the [policy] the last scan was decided with
   std::optional<core::Decision> last_decision;
   std::string last_scan_error;
   nlohmann::json last_job;  // the newest finished job, with its full report

@@ -7,7 +7,6 @@
 #include "core/decide.hpp"
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/host_scanner.hpp"
-#include "daemon/host/scan_document.hpp"
 #include "daemon/service/extension_names.hpp"
 
 namespace nb::service {
@@ -25,28 +24,20 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   struct CurrentScanner {
     std::mutex mutex;
     std::shared_ptr<host::HostScanner> scanner;
-    core::PolicyConfig policy;  // the scanner's [policy], written into the document
   };
   auto current = std::make_shared<CurrentScanner>();
   current->scanner = std::make_shared<host::HostScanner>(host_root, config);
-  current->policy = config.policy;
   auto proc_root = host_root / "proc";
   auto sys_root = host_root / "sys";
 
   DaemonSeams seams;
-  seams.scan = [current](TimePoint now) -> Result<codec::SnapshotDocument> {
+  seams.scan = [current](TimePoint now) {
     std::shared_ptr<host::HostScanner> scanner;
-    core::PolicyConfig policy;
     {
       std::lock_guard lock(current->mutex);
       scanner = current->scanner;
-      policy = current->policy;
     }
-    auto scan = scanner->scan(now);
-    if (!scan) {
-      return scan.error();
-    }
-    return host::scan_document(*scan, policy, {});
+    return scanner->scan(now);
   };
   seams.decide = [](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
                     const core::History& history,
@@ -58,7 +49,6 @@ Result<DaemonSeams> host_seams(const config::Config& config,
     auto replacement = std::make_shared<host::HostScanner>(host_root, next);
     std::lock_guard lock(current->mutex);
     current->scanner = std::move(replacement);
-    current->policy = next.policy;
   };
   seams.container_dir = [shared_layout](std::string_view id) {
     return shared_layout->container_dir(id);

@@ -2,7 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "daemon/service/report_summary.hpp"
+#include "daemon/codec/report_json.hpp"
+#include "daemon/codec/report_summary.hpp"
 #include "daemon/service/round_history.hpp"
 
 namespace nb::service {
@@ -37,18 +38,19 @@ void record_job_result(const JobResult& result, bool cancel_requested, codec::Ro
     counters.add_report(report);
     record.moved_bytes = report.bytes_moved();
     record.migrated = !report.dry_run && report.bytes_moved() > 0;
-    record.report = report_summary(report);
-    record.full_report = full_report(report, kProcessesPerContainerKept);
+    record.report = codec::summarize(report);
+    record.full_report = codec::to_json(report, kProcessesPerContainerKept);
     if (report.stop_reason == actuator::StopReason::cancelled) {
-      record.outcome = "cancelled";
+      record.outcome = codec::RoundOutcome::cancelled;
     } else {
-      record.outcome = report.threshold_met ? "done" : "partial";
+      record.outcome =
+          report.threshold_met ? codec::RoundOutcome::done : codec::RoundOutcome::partial;
     }
   } else if (!result.error.empty()) {
-    record.outcome = "failed";
+    record.outcome = codec::RoundOutcome::failed;
     record.reason = "the job failed: " + result.error;
   } else {
-    record.outcome = cancel_requested ? "cancelled" : "done";
+    record.outcome = cancel_requested ? codec::RoundOutcome::cancelled : codec::RoundOutcome::done;
   }
 }
 

@@ -27,6 +27,7 @@ LoadedRounds load_rounds(const config::Config& config, TimePoint now) {
   }
   LoadedRounds result;
   result.rounds = std::move(loaded.rounds);
+  result.history = codec::to_history(result.rounds);
   codec::keep_newest_full_reports(result.rounds, kFullReportsKept);
   for (const auto& record : result.rounds) {
     result.next_round_number = std::max(result.next_round_number, record.number + 1);
@@ -41,10 +42,23 @@ void save_rounds(const config::Config& config, const std::vector<codec::RoundRec
   }
 }
 
-void remember(std::vector<codec::RoundRecord>& rounds, codec::RoundRecord record) {
+void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,
+              codec::RoundRecord record, std::size_t keep) {
+  job_ended(history, record);
   rounds.push_back(std::move(record));
-  if (rounds.size() > kRoundsKept) {
-    rounds.erase(rounds.begin(), rounds.begin() + (rounds.size() - kRoundsKept));
+  if (rounds.size() <= keep) {
+    return;
+  }
+  const auto dropped = static_cast<std::ptrdiff_t>(rounds.size() - keep);
+  const auto acted = std::count_if(rounds.begin(), rounds.begin() + dropped,
+                                   [](const codec::RoundRecord& round) { return round.acted(); });
+  rounds.erase(rounds.begin(), rounds.begin() + dropped);
+  history.erase(history.begin(), history.begin() + acted);
+}
+
+void job_ended(core::History& history, const codec::RoundRecord& record) {
+  if (auto entry = codec::history_entry(record)) {
+    history.push_back(std::move(*entry));
   }
 }
 

@@ -2,12 +2,17 @@
 // The rounds the daemon keeps: those that decided something, the newest last, bounded, and saved
 // to the state file in [daemon] state_dir after every change so that a restart keeps the history
 // the policy reads (ping-pong bans, cool-downs).
+//
+// That history (core::History, the acted rounds) is built from the records once, when the state
+// file is loaded, and then kept in step by remember and job_ended rather than rebuilt every round:
+// it always equals codec::to_history(rounds).
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/history.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 
@@ -23,13 +28,19 @@ inline constexpr std::size_t kProcessesPerContainerKept = 100;
 // empty. Returns the rounds and the number the next round takes.
 struct LoadedRounds {
   std::vector<codec::RoundRecord> rounds;
+  core::History history;
   std::uint64_t next_round_number = 1;
 };
 LoadedRounds load_rounds(const config::Config& config, TimePoint now);
 // Logs, rather than returns, a failure: the daemon carries on with its history in memory.
 void save_rounds(const config::Config& config, const std::vector<codec::RoundRecord>& rounds);
 
-void remember(std::vector<codec::RoundRecord>& rounds, codec::RoundRecord record);
+// Appends a round, keeping the newest kRoundsKept (or `keep`), and the history in step.
+void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,
+              codec::RoundRecord record, std::size_t keep = kRoundsKept);
+// A kept round whose job ended, after its record was updated: if it acted, the history gains
+// it. One job runs at a time, so no later kept round has acted and appending keeps the order.
+void job_ended(core::History& history, const codec::RoundRecord& record);
 codec::RoundRecord* find_round(std::vector<codec::RoundRecord>& rounds, std::uint64_t number);
 
 }  // namespace nb::service

@@ -35,8 +35,8 @@ codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
   record.number = number;
   record.time = time;
   record.trigger = "manual";
-  record.status = "manual";
-  record.outcome = "started";
+  record.status = codec::RoundStatus::manual;
+  record.outcome = codec::RoundOutcome::started;
   record.source_node = options.source_node;
   record.dest_nodes = target.dest_nodes;
   record.containers = {target.container_id};
@@ -45,9 +45,10 @@ codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
 }
 
 std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
-  std::string line = "round " + std::to_string(record.number) + ": " + record.status;
-  if (record.outcome != "none") {
-    line += " (" + record.outcome + ")";
+  std::string line = "round " + std::to_string(record.number) + ": " +
+                     std::string(codec::to_string(record.status));
+  if (record.outcome != codec::RoundOutcome::none) {
+    line += " (" + std::string(codec::to_string(record.outcome)) + ")";
   }
   if (!record.reason.empty()) {
     line += " - " + record.reason;

@@ -1,8 +1,8 @@
 #include "daemon/service/running_job.hpp"
 
+#include "daemon/codec/report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/service/manual_migration.hpp"
-#include "daemon/service/report_summary.hpp"
 
 namespace nb::service {
 
@@ -66,7 +66,7 @@ nlohmann::json to_json(const RunningJob& job) {
           {"budget", job.budget},
           {"dry_run", job.dry_run},
           {"cancel_requested", job.cancel.load()},
-          {"progress", progress_json(job.progress)}};
+          {"progress", codec::to_json(job.progress)}};
 }
 
 nlohmann::json finished_job_json(const RunningJob& job, TimePoint finished,

@@ -20,8 +20,8 @@ namespace {
 
 const nb::TimePoint kNow{std::chrono::seconds(1796205600)};
 
-nb::codec::SnapshotDocument pressured_host() {
-  nb::codec::SnapshotDocument document;
+nb::host::HostScan pressured_host() {
+  nb::host::HostScan document;
   document.snapshot.time = kNow;
   document.snapshot.nodes.resize(2);
   for (nb::NodeId id : {0, 1}) {
@@ -42,9 +42,7 @@ nb::codec::SnapshotDocument pressured_host() {
 
 nb::service::DaemonSeams fake_seams() {
   nb::service::DaemonSeams seams;
-  seams.scan = [](nb::TimePoint) -> nb::Result<nb::codec::SnapshotDocument> {
-    return pressured_host();
-  };
+  seams.scan = [](nb::TimePoint) -> nb::Result<nb::host::HostScan> { return pressured_host(); };
   seams.decide = [](const nb::core::Snapshot& snapshot, const nb::core::PolicyConfig& policy,
                     const nb::core::History& history,
                     nb::TimePoint now) { return nb::core::decide(snapshot, policy, history, now); };

@@ -27,15 +27,16 @@ codec::RoundRecord acted_round(std::uint64_t number) {
   record.number = number;
   record.time = kNow + std::chrono::seconds(number);
   record.trigger = "timer";
-  record.status = "ready";
-  record.outcome = "acted";
+  record.status = codec::RoundStatus::ready;
+  record.outcome = codec::RoundOutcome::done;
   record.source_node = 1;
   record.dest_nodes = {0, 2};
   record.containers = {"kubepods/pod-" + std::to_string(number)};
   record.planned_bytes = 512 * kMiB;
   record.moved_bytes = 400 * kMiB;
   record.migrated = true;
-  record.report = {{"bytes_moved", 400 * kMiB}};
+  record.report.emplace();
+  record.report->bytes_moved = 400 * kMiB;
   return record;
 }
 

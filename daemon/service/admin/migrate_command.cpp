@@ -152,9 +152,9 @@ CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext&) {
   }
   if (const RunningJob* job = daemon.job()) {
     return wire::ErrorReply{wire::ErrorCode::busy, "job " + std::to_string(job->id) +
-                                                         " is running; wait for it or `cancel` it"};
+                                                       " is running; wait for it or `cancel` it"};
   }
-  const auto& snapshot = daemon.state().last_snapshot;
+  const auto& snapshot = daemon.state().last_scan;
   auto request = read_request(args, snapshot ? &snapshot->snapshot : nullptr);
   if (!request) {
     return bad_request(request.error());

@@ -8,6 +8,7 @@
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
 #include "daemon/config/config_json.hpp"
+#include "daemon/host/scan_document.hpp"
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
 #include "daemon/service/history_since.hpp"
@@ -184,7 +185,7 @@ CommandOutcome history(DaemonView& daemon, const Args& args, CommandContext&) {
 }
 
 CommandOutcome containers(DaemonView& daemon, const Args& args, CommandContext&) {
-  const auto& snapshot = daemon.state().last_snapshot;
+  const auto& snapshot = daemon.state().last_scan;
   if (!snapshot) {
     return unavailable("no snapshot yet");
   }
@@ -196,7 +197,7 @@ CommandOutcome containers(DaemonView& daemon, const Args& args, CommandContext&)
 }
 
 CommandOutcome topology(DaemonView& daemon, const Args&, CommandContext&) {
-  const auto& snapshot = daemon.state().last_snapshot;
+  const auto& snapshot = daemon.state().last_scan;
   if (!snapshot) {
     return unavailable("no snapshot yet");
   }
@@ -205,12 +206,11 @@ CommandOutcome topology(DaemonView& daemon, const Args&, CommandContext&) {
 
 CommandOutcome snapshot(DaemonView& daemon, const Args&, CommandContext&) {
   const DaemonState& state = daemon.state();
-  if (!state.last_snapshot) {
+  if (!state.last_scan) {
     return unavailable("no snapshot yet");
   }
-  auto document = *state.last_snapshot;
-  document.history = codec::to_history(state.rounds);
-  return codec::to_json(document);
+  return codec::to_json(
+      host::scan_document(*state.last_scan, state.last_scan_policy, state.history));
 }
 
 CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {

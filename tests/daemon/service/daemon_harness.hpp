@@ -73,7 +73,7 @@ class DaemonHarness {
 
   service::DaemonSeams seams() {
     service::DaemonSeams seams;
-    seams.scan = [this](TimePoint now) -> Result<codec::SnapshotDocument> {
+    seams.scan = [this](TimePoint now) -> Result<host::HostScan> {
       std::unique_lock lock(fakes_.mutex);
       ++fakes_.scan_calls;
       fakes_.scan_entered = true;
@@ -85,7 +85,7 @@ class DaemonHarness {
       if (fakes_.scan_fails) {
         return make_error(ENOENT, "read /sys/devices/system/node");
       }
-      codec::SnapshotDocument document;
+      host::HostScan document;
       document.snapshot.time = now;
       document.snapshot.nodes.resize(2);
       for (NodeId id : {0, 1}) {
@@ -99,8 +99,13 @@ class DaemonHarness {
       document.snapshot.containers = {
           core::Container{"pods/a", "share", {{0, 10 * kMiB}, {1, 300 * kMiB}}},
           core::Container{"pods/b", "share", {{1, 200 * kMiB}}}};
-      document.meta["metrics"] = {{"read_latency", {{"available", true}, {"provider", "file"}}},
-                                  {"bandwidth", {{"available", false}, {"provider", nullptr}}}};
+      host::ProviderReport latency;
+      latency.metric = metrics::Metric::read_latency;
+      latency.provider = "file";
+      latency.available = true;
+      host::ProviderReport bandwidth;
+      bandwidth.metric = metrics::Metric::bandwidth;
+      document.report.providers = {latency, bandwidth};
       return document;
     };
     seams.decide = [this](const core::Snapshot&, const core::PolicyConfig&,

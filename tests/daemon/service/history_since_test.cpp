@@ -24,8 +24,8 @@ codec::RoundRecord record(int minutes, std::uint64_t number) {
   r.number = number;
   r.time = at(minutes);
   r.trigger = "timer";
-  r.status = "ready";
-  r.outcome = "started";
+  r.status = codec::RoundStatus::ready;
+  r.outcome = codec::RoundOutcome::started;
   return r;
 }
 

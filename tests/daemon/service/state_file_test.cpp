@@ -17,15 +17,16 @@ RoundRecord acted_round(std::uint64_t number) {
   record.number = number;
   record.time = kNow + std::chrono::seconds(number);
   record.trigger = "timer";
-  record.status = "ready";
-  record.outcome = "done";
+  record.status = RoundStatus::ready;
+  record.outcome = RoundOutcome::done;
   record.source_node = 1;
   record.dest_nodes = {0, 2};
   record.containers = {"kubepods/a", "kubepods/b"};
   record.planned_bytes = 512 * kMiB;
   record.moved_bytes = 400 * kMiB;
   record.migrated = true;
-  record.report = {{"bytes_moved", 400 * kMiB}};
+  record.report.emplace();
+  record.report->bytes_moved = 400 * kMiB;
   record.full_report = {{"bytes_moved", 400 * kMiB},
                         {"containers", {{{"id", "kubepods/a"}, {"processes", {{{"pid", 42}}}}}}}};
   return record;
@@ -35,11 +36,11 @@ TEST(StateFile, SavedRoundsLoadBackUnchanged) {
   testing::TempTree tree;
   auto file = tree.path("state.json");
   RoundRecord deferred = acted_round(2);
-  deferred.outcome = "deferred";
+  deferred.outcome = RoundOutcome::deferred;
   deferred.migrated = false;
   deferred.moved_bytes = 0;
   deferred.source_node.reset();
-  deferred.report = nullptr;
+  deferred.report.reset();
   deferred.full_report = nullptr;
   deferred.evicted = {"kubepods/c"};
   ASSERT_TRUE(save_state(file, {acted_round(1), deferred}).ok());
@@ -73,7 +74,7 @@ TEST(StateFile, OnlyTheNewestFullReportsAreKept) {
   std::vector<bool> kept;
   for (const auto& round : rounds) {
     kept.push_back(!round.full_report.is_null());
-    EXPECT_FALSE(round.report.is_null()) << "summaries stay for every round";
+    EXPECT_TRUE(round.report.has_value()) << "summaries stay for every round";
   }
   EXPECT_EQ(kept, (std::vector<bool>{false, false, false, true, false, true}));
   keep_newest_full_reports(rounds, 0);

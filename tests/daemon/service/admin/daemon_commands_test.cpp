@@ -60,13 +60,13 @@ class DaemonCommandsTest : public ::testing::Test {
   }
 
   void with_nodes(std::vector<NodeId> ids) {
-    codec::SnapshotDocument document;
+    host::HostScan document;
     for (NodeId id : ids) {
       core::Node node;
       node.id = id;
       document.snapshot.nodes.push_back(node);
     }
-    daemon.state_.last_snapshot = document;
+    daemon.state_.last_scan = document;
   }
 
   json pid_request() const { return json{{"pid", ::getpid()}, {"from", 0}, {"to", json{1}}}; }

@@ -1,8 +1,9 @@
-#include "daemon/service/report_summary.hpp"
+#include "daemon/codec/report_json.hpp"
+#include "daemon/codec/report_summary.hpp"
 
 #include <gtest/gtest.h>
 
-namespace nb::service {
+namespace nb::codec {
 namespace {
 
 actuator::ProcessReport process(int pid, Bytes on_source) {
@@ -29,7 +30,7 @@ actuator::MigrationReport two_containers() {
 }
 
 TEST(FullReport, KeepsEveryProcessWithinTheCap) {
-  auto json = full_report(two_containers(), 4);
+  auto json = to_json(two_containers(), 4);
   ASSERT_EQ(json["containers"].size(), 2u);
   EXPECT_EQ(json["containers"][1]["processes"].size(), 4u);
   EXPECT_FALSE(json["containers"][1].contains("processes_omitted"));
@@ -38,7 +39,7 @@ TEST(FullReport, KeepsEveryProcessWithinTheCap) {
 }
 
 TEST(FullReport, KeepsTheProcessesWithMostOnTheSourceAndCountsTheRest) {
-  auto json = full_report(two_containers(), 2);
+  auto json = to_json(two_containers(), 2);
   const auto& big = json["containers"][1];
   ASSERT_EQ(big["processes"].size(), 2u);
   EXPECT_EQ(big["processes"][0]["pid"], 21);
@@ -51,12 +52,12 @@ TEST(FullReport, KeepsTheProcessesWithMostOnTheSourceAndCountsTheRest) {
 
 TEST(FullReport, SummaryCountsWhatTheFullReportLists) {
   auto report = two_containers();
-  auto summary = report_summary(report);
-  auto full = full_report(report, 100);
+  auto summary = to_json(summarize(report));
+  auto full = to_json(report, 100);
   EXPECT_EQ(summary["containers"], full["containers"].size());
   EXPECT_EQ(summary["bytes_moved"], full["bytes_moved"]);
   EXPECT_EQ(summary["bytes_moved_to"], full["bytes_moved_to"]);
 }
 
 }  // namespace
-}  // namespace nb::service
+}  // namespace nb::codec
