@@ -82,6 +82,20 @@ SyscallResult result_of(long rc) {
   return rc < 0 ? SyscallResult{rc, errno} : SyscallResult{rc, 0};
 }
 
+// A transparent huge page's head, by its kpageflags entry; only an aligned frame at an aligned
+// address can be one, so the others cost no read.
+bool is_huge_page_head(int page_flags, std::uintptr_t address, std::uint64_t pfn) {
+  if (page_flags < 0 || address % kPmdSize != 0 || pfn == 0 || pfn % (kPmdSize / kBasePage) != 0) {
+    return false;
+  }
+  std::uint64_t flags = 0;
+  if (::pread(page_flags, &flags, sizeof(flags), static_cast<off_t>(pfn * sizeof(flags))) !=
+      sizeof(flags)) {
+    return false;
+  }
+  return (flags & kPageFlagThp) != 0 && (flags & kPageFlagCompoundHead) != 0;
+}
+
 }  // namespace
 
 LinuxMemorySyscalls::LinuxMemorySyscalls(std::filesystem::path proc_root,
@@ -270,15 +284,8 @@ Result<std::vector<ResidentRange>> LinuxMemorySyscalls::read_entries(int fd, std
       }
       std::uint64_t pfn = entry & kPagemapPfnMask;
       frames_hidden_ = frames_hidden_ || pfn == 0;
-      bool huge_head = false;
-      if (page_flags_ >= 0 && address % kPmdSize == 0 && pfn != 0 &&
-          pfn % (kPmdSize / kBasePage) == 0 && i + kPmdSize / kBasePage <= read_count) {
-        std::uint64_t flags = 0;
-        if (::pread(page_flags_, &flags, sizeof(flags), static_cast<off_t>(pfn * sizeof(flags))) ==
-            sizeof(flags)) {
-          huge_head = (flags & kPageFlagThp) != 0 && (flags & kPageFlagCompoundHead) != 0;
-        }
-      }
+      const bool huge_head =
+          i + kPmdSize / kBasePage <= read_count && is_huge_page_head(page_flags_, address, pfn);
       // Not mapped by this process alone: shared with another process, or the zero page.
       bool maybe_shared = (entry & kPagemapExclusive) == 0;
       if (pfn != 0 && !known.contains(pfn)) {

@@ -1,5 +1,6 @@
 #include "actuator/numa_maps.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <fstream>
@@ -18,21 +19,27 @@ bool parse_number(std::string_view text, T& value, int base = 10) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words;
+// Every piece between separators, empty ones included; a final separator ends the text rather
+// than starting an empty piece, so a missing final newline is not an error.
+std::vector<std::string_view> split(std::string_view text, std::string_view separators) {
+  std::vector<std::string_view> pieces;
   std::size_t position = 0;
-  while (position < line.size()) {
-    std::size_t begin = line.find_first_not_of(" \t", position);
-    if (begin == std::string_view::npos) {
-      break;
-    }
-    std::size_t end = line.find_first_of(" \t", begin);
-    if (end == std::string_view::npos) {
-      end = line.size();
-    }
-    words.push_back(line.substr(begin, end - begin));
-    position = end;
+  while (position < text.size()) {
+    const std::size_t end = std::min(text.find_first_of(separators, position), text.size());
+    pieces.push_back(text.substr(position, end - position));
+    position = end + 1;
   }
+  return pieces;
+}
+
+// Both /proc files are line-oriented.
+std::vector<std::string_view> split_lines(std::string_view text) {
+  return split(text, "\n");
+}
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words = split(line, " \t");
+  std::erase(words, std::string_view{});
   return words;
 }
 
@@ -118,25 +125,6 @@ Result<std::string> read_text(const std::filesystem::path& path) {
     return make_error(errno == 0 ? EIO : errno, "read " + path.string());
   }
   return buffer.str();
-}
-
-}  // namespace
-
-namespace {
-
-// Both /proc files are line-oriented; a missing final newline is not an error.
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    std::size_t newline = text.find('\n', position);
-    if (newline == std::string_view::npos) {
-      newline = text.size();
-    }
-    lines.push_back(text.substr(position, newline - position));
-    position = newline + 1;
-  }
-  return lines;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "daemon/codec/audit_log.hpp"
 
+#include "base/time.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
@@ -17,7 +18,7 @@ json node_or_null(const std::optional<NodeId>& node) {
 }  // namespace
 
 json audit_round_entry(const RoundRecord& record, const core::Decision* decision) {
-  return {{"time", format_time(record.time)},
+  return {{"time", format_rfc3339(record.time)},
           {"kind", "round"},
           {"round", record.number},
           {"trigger", record.trigger},
@@ -29,7 +30,7 @@ json audit_round_entry(const RoundRecord& record, const core::Decision* decision
 json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
                      const actuator::MigrationReport* report) {
   bool failed = record.outcome == RoundOutcome::failed;
-  return {{"time", format_time(finished)},
+  return {{"time", format_rfc3339(finished)},
           {"kind", "job"},
           {"job", job_id},
           {"round", record.number},

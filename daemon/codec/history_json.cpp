@@ -1,5 +1,6 @@
 #include "daemon/codec/history_json.hpp"
 
+#include "base/time.hpp"
 #include "daemon/codec/json_reader.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
@@ -9,8 +10,8 @@ namespace reader = json_reader;
 
 nlohmann::json to_json(const core::Round& round) {
   nlohmann::json json = {
-      {"time", format_time(round.time)}, {"source_node", nullptr},
-      {"dest_nodes", round.dest_nodes},  {"migrated", round.migrated},
+      {"time", format_rfc3339(round.time)}, {"source_node", nullptr},
+      {"dest_nodes", round.dest_nodes},     {"migrated", round.migrated},
       {"evicted", round.evicted},
   };
   if (round.source_node) {

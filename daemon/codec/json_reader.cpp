@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/time.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
 namespace nb::codec::json_reader {
@@ -172,7 +173,7 @@ NodeId parse_node_key(std::string_view key, std::string_view path) {
 }
 
 TimePoint read_time(const nlohmann::json& value, std::string_view path) {
-  auto time = parse_time(read_string(value, path));
+  auto time = parse_rfc3339(read_string(value, path));
   if (!time.ok()) {
     fail(path, time.error().message());
   }

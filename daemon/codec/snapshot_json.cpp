@@ -1,13 +1,14 @@
 #include "daemon/codec/snapshot_json.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
+#include <cctype>
 #include <functional>
 #include <set>
 #include <unordered_set>
 
 #include "base/parse_units.hpp"
+#include "base/range_list.hpp"
+#include "base/time.hpp"
 #include "daemon/codec/history_json.hpp"
 #include "daemon/codec/json_reader.hpp"
 #include "daemon/codec/policy_overrides.hpp"
@@ -17,156 +18,18 @@ namespace nb::codec {
 namespace reader = json_reader;
 using nlohmann::json;
 
-// ---- time ----------------------------------------------------------------------------------
-
-std::string format_time(TimePoint time) {
-  using namespace std::chrono;
-  const auto day = floor<days>(time);
-  const year_month_day date{day};
-  const hh_mm_ss clock{floor<nanoseconds>(time - day)};
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02d:%02d:%02d",
-                static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
-                static_cast<unsigned>(date.day()), static_cast<int>(clock.hours().count()),
-                static_cast<int>(clock.minutes().count()),
-                static_cast<int>(clock.seconds().count()));
-  std::string text = buffer;
-  if (auto fraction = clock.subseconds().count(); fraction != 0) {
-    std::snprintf(buffer, sizeof buffer, ".%09lld", static_cast<long long>(fraction));
-    std::string digits = buffer;
-    while (digits.back() == '0') {
-      digits.pop_back();
-    }
-    text += digits;
-  }
-  return text + "Z";
-}
-
-namespace {
-
-class TimeScanner {
- public:
-  explicit TimeScanner(std::string_view text) : text_(text) {}
-
-  bool number(int width, int& value) {
-    if (position_ + width > text_.size()) {
-      return false;
-    }
-    value = 0;
-    for (int i = 0; i < width; ++i) {
-      const char c = text_[position_++];
-      if (c < '0' || c > '9') {
-        return false;
-      }
-      value = value * 10 + (c - '0');
-    }
-    return true;
-  }
-  bool literal(std::string_view accepted) {
-    if (position_ < text_.size() && accepted.find(text_[position_]) != std::string_view::npos) {
-      ++position_;
-      return true;
-    }
-    return false;
-  }
-  char peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }
-  bool done() const { return position_ == text_.size(); }
-
- private:
-  std::string_view text_;
-  std::size_t position_ = 0;
-};
-
-}  // namespace
-
-Result<TimePoint> parse_time(std::string_view text) {
-  using namespace std::chrono;
-  const auto invalid = [&](const char* why) {
-    return make_error(0, "invalid time \"" + std::string(text) + "\": " + why +
-                             " (expected RFC 3339, e.g. 2026-12-02T10:00:00Z)");
-  };
-  TimeScanner scan(text);
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!scan.number(4, year) || !scan.literal("-") || !scan.number(2, month) || !scan.literal("-") ||
-      !scan.number(2, day) || !scan.literal("Tt ") || !scan.number(2, hour) || !scan.literal(":") ||
-      !scan.number(2, minute) || !scan.literal(":") || !scan.number(2, second)) {
-    return invalid("malformed");
-  }
-  const year_month_day date{std::chrono::year{year},
-                            std::chrono::month{static_cast<unsigned>(month)},
-                            std::chrono::day{static_cast<unsigned>(day)}};
-  if (!date.ok() || hour > 23 || minute > 59 || second > 59) {
-    return invalid("no such date or time of day");
-  }
-  // Outside these years the nanosecond clock overflows.
-  if (year < 1970 || year > 2200) {
-    return invalid("year outside 1970-2200");
-  }
-  nanoseconds fraction{0};
-  if (scan.literal(".")) {
-    int digits = 0;
-    long long scale = 100'000'000;
-    int digit = 0;
-    while (scan.peek() >= '0' && scan.peek() <= '9' && scan.number(1, digit)) {
-      fraction += nanoseconds(digit * scale);
-      scale /= 10;
-      ++digits;
-    }
-    if (digits == 0) {
-      return invalid("a fraction of a second needs digits");
-    }
-  }
-  minutes offset{0};
-  if (!scan.literal("Zz")) {
-    const char sign = scan.peek();
-    int offset_hours = 0, offset_minutes = 0;
-    if (!scan.literal("+-") || !scan.number(2, offset_hours) || !scan.literal(":") ||
-        !scan.number(2, offset_minutes) || offset_hours > 23 || offset_minutes > 59) {
-      return invalid("needs Z or an offset such as +02:00");
-    }
-    offset = hours(offset_hours) + minutes(offset_minutes);
-    if (sign == '-') {
-      offset = -offset;
-    }
-  }
-  if (!scan.done()) {
-    return invalid("unexpected text after the time");
-  }
-  const auto local = sys_days{date} + hours(hour) + minutes(minute) + seconds(second) + fraction;
-  return time_point_cast<TimePoint::duration>(local - offset);
-}
-
 // ---- the snapshot ----------------------------------------------------------------------------
 
 namespace {
 
-// A cpulist as sysfs writes it ("0-15,32-47"); empty for a memory-only node.
+// A cpulist as sysfs writes it ("0-15,32-47"); empty for a memory-only node. A snapshot carries
+// the list without the sysfs file's newline, so surrounding space is an error here.
 void check_cpulist(std::string_view cpus, std::string_view path) {
-  std::size_t position = 0;
-  const auto number = [&](unsigned& value) {
-    const std::size_t start = position;
-    value = 0;
-    while (position < cpus.size() && cpus[position] >= '0' && cpus[position] <= '9') {
-      value = value * 10 + static_cast<unsigned>(cpus[position++] - '0');
-      if (value > 1'000'000) {
-        return false;
-      }
-    }
-    return position > start;
-  };
-  while (position < cpus.size()) {
-    unsigned first = 0, last = 0;
-    bool ok = number(first);
-    if (ok && position < cpus.size() && cpus[position] == '-') {
-      ++position;
-      ok = number(last) && first <= last;
-    }
-    if (ok && position < cpus.size()) {
-      ok = cpus[position++] == ',' && position < cpus.size();
-    }
-    if (!ok) {
-      reader::fail(path, "not a cpu list: \"" + std::string(cpus) + "\"");
-    }
+  constexpr int kLargestCpu = 1'000'000;
+  const bool padded = !cpus.empty() && (std::isspace(static_cast<unsigned char>(cpus.front())) ||
+                                        std::isspace(static_cast<unsigned char>(cpus.back())));
+  if (padded || !parse_range_list(cpus, kLargestCpu)) {
+    reader::fail(path, "not a cpu list: \"" + std::string(cpus) + "\"");
   }
 }
 
@@ -441,7 +304,7 @@ json to_json(const SnapshotDocument& document) {
     history.push_back(to_json(round));
   }
   json root = {
-      {"time", format_time(document.snapshot.time)},
+      {"time", format_rfc3339(document.snapshot.time)},
       {"nodes", std::move(nodes)},
       {"pools", std::move(pools)},
       {"containers", std::move(containers)},

@@ -29,8 +29,4 @@ struct SnapshotDocument {
 Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint default_time);
 nlohmann::json to_json(const SnapshotDocument& document);
 
-std::string format_time(TimePoint time);  // RFC 3339 UTC, "2026-12-02T10:00:00Z"
-// RFC 3339: "Z" or a numeric offset, optional fraction of a second.
-Result<TimePoint> parse_time(std::string_view text);
-
 }  // namespace nb::codec

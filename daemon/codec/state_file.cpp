@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/time.hpp"
 #include "daemon/codec/atomic_file.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 constexpr int kFormatVersion = 1;
 
 std::string compact_time(TimePoint now) {
-  std::string text = format_time(std::chrono::floor<std::chrono::seconds>(now));
+  std::string text = format_rfc3339(std::chrono::floor<std::chrono::seconds>(now));
   std::string out;
   for (char c : text) {
     if (c != ':' && c != '-') {
@@ -32,7 +33,7 @@ std::string compact_time(TimePoint now) {
 nlohmann::json to_json(const RoundRecord& record) {
   nlohmann::json out{
       {"number", record.number},
-      {"time", format_time(record.time)},
+      {"time", format_rfc3339(record.time)},
       {"trigger", record.trigger},
       {"status", to_string(record.status)},
       {"outcome", to_string(record.outcome)},
@@ -60,7 +61,7 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   }
   RoundRecord record;
   record.number = json.at("number").get<std::uint64_t>();
-  auto time = parse_time(json.at("time").get<std::string>());
+  auto time = parse_rfc3339(json.at("time").get<std::string>());
   if (!time) {
     return make_error(0, "round " + std::to_string(record.number) + ": " + time.error().message());
   }

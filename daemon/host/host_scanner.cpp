@@ -110,6 +110,16 @@ HostScanner::HostScanner(std::filesystem::path host_root, const config::Config& 
 
 HostScanner::~HostScanner() = default;
 
+void HostScanner::open_metric_sources(const std::vector<core::Node>& topology) {
+  if (latency_) {
+    return;
+  }
+  latency_ = metrics::MetricSource::create(metrics::Metric::read_latency, config_.metrics,
+                                           host_root_, topology);
+  bandwidth_ = metrics::MetricSource::create(metrics::Metric::bandwidth, config_.metrics,
+                                             host_root_, topology);
+}
+
 Result<HostScan> HostScanner::scan(TimePoint now) {
   auto topology = read_topology(host_root_);
   if (!topology) {
@@ -119,12 +129,7 @@ Result<HostScan> HostScanner::scan(TimePoint now) {
   if (!layout) {
     return layout.error();
   }
-  if (!latency_) {
-    latency_ = metrics::MetricSource::create(metrics::Metric::read_latency, config_.metrics,
-                                             host_root_, *topology);
-    bandwidth_ = metrics::MetricSource::create(metrics::Metric::bandwidth, config_.metrics,
-                                               host_root_, *topology);
-  }
+  open_metric_sources(*topology);
 
   const auto& pools = config_.pools;
   const NumaStatFormat format =

@@ -31,6 +31,8 @@ class HostScanner {
   nb::Result<HostScan> scan(TimePoint now);
 
  private:
+  void open_metric_sources(const std::vector<core::Node>& topology);
+
   std::filesystem::path host_root_;
   config::Config config_;
   // Made on the first scan, when the topology is known, and kept: a provider settles on its

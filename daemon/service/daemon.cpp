@@ -4,6 +4,7 @@
 
 #include <csignal>
 
+#include "base/time.hpp"
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
@@ -400,7 +401,7 @@ void Daemon::finish_stop() {
 void Daemon::publish(std::string kind, nlohmann::json data) {
   if (server_) {
     server_->broadcast(
-        wire::Event{std::move(kind), codec::format_time(seams_.clock()), std::move(data)});
+        wire::Event{std::move(kind), format_rfc3339(seams_.clock()), std::move(data)});
   }
 }
 

@@ -1,5 +1,6 @@
 #include "daemon/service/history_since.hpp"
 
+#include "base/time.hpp"
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/service/admin/command_args.hpp"
@@ -39,7 +40,7 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
     return bad_request(read_limit.error());
   }
   std::size_t limit = read_limit->value_or(SIZE_MAX);
-  json result{{"since", codec::format_time(*since)}};
+  json result{{"since", format_rfc3339(*since)}};
   if (config.audit_log.empty()) {
     std::vector<const codec::RoundRecord*> kept;
     for (const auto& record : rounds) {

@@ -1,5 +1,6 @@
 #include "daemon/service/running_job.hpp"
 
+#include "base/time.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/service/manual_migration.hpp"
@@ -60,7 +61,7 @@ nlohmann::json to_json(const RunningJob& job) {
   return {{"id", job.id},
           {"kind", job.kind},
           {"round", job.round_number},
-          {"started", codec::format_time(job.started)},
+          {"started", format_rfc3339(job.started)},
           {"source_node", job.source_node},
           {"dest_nodes", job.dest_nodes},
           {"budget", job.budget},
@@ -73,8 +74,8 @@ nlohmann::json finished_job_json(const RunningJob& job, TimePoint finished,
                                  const codec::RoundRecord& record) {
   return {{"id", job.id},
           {"kind", job.kind},
-          {"started", codec::format_time(job.started)},
-          {"finished", codec::format_time(finished)},
+          {"started", format_rfc3339(job.started)},
+          {"finished", format_rfc3339(finished)},
           {"round", codec::to_json(record)}};
 }
 

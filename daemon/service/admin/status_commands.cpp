@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "base/time.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
 #include "daemon/config/config_json.hpp"
@@ -53,7 +54,7 @@ json containers_json(const core::Snapshot& snapshot, std::size_t limit) {
                     {"anon_bytes", anon},
                     {"total_anon_bytes", total_anon_bytes(*container)}});
   }
-  return {{"time", codec::format_time(snapshot.time)},
+  return {{"time", format_rfc3339(snapshot.time)},
           {"count", snapshot.containers.size()},
           {"containers", list}};
 }
@@ -79,7 +80,7 @@ json topology_json(const core::Snapshot& snapshot) {
   for (const auto& pool : snapshot.pools) {
     pools.push_back({{"name", pool.name}, {"nodes", pool.nodes}});
   }
-  return {{"time", codec::format_time(snapshot.time)}, {"nodes", nodes}, {"pools", pools}};
+  return {{"time", format_rfc3339(snapshot.time)}, {"nodes", nodes}, {"pools", pools}};
 }
 
 json providers_json(const DaemonState& state) {
@@ -108,7 +109,7 @@ json round_in_progress(const std::optional<codec::RoundRecord>& scanning, TimePo
   }
   return {{"number", scanning->number},
           {"trigger", scanning->trigger},
-          {"started", codec::format_time(scanning->time)},
+          {"started", format_rfc3339(scanning->time)},
           {"elapsed_ms", std::chrono::duration<double, std::milli>(now - scanning->time).count()}};
 }
 
@@ -127,7 +128,7 @@ CommandOutcome status(DaemonView& daemon, const Args&, CommandContext&) {
       {"paused", state.paused},
       {"dry_run", state.dry_run},
       {"pid", ::getpid()},
-      {"started", codec::format_time(state.started)},
+      {"started", format_rfc3339(state.started)},
       {"uptime_s", std::chrono::duration<double>(now - state.started).count()},
       {"interval_ms", state.config.daemon.interval.count()},
       {"config_file", daemon.config_file().string()},
@@ -157,7 +158,7 @@ CommandOutcome plan(DaemonView& daemon, const Args& args, CommandContext&) {
   const auto& last_round = daemon.state().last_round;
   bool with_reasons = explain->value_or(false);
   json result{
-      {"time", last_round ? codec::format_time(last_round->time) : ""},
+      {"time", last_round ? format_rfc3339(last_round->time) : ""},
       {"decision", codec::to_json(*decision, with_reasons ? codec::ExplanationField::include
                                                           : codec::ExplanationField::omit)}};
   if (with_reasons) {

@@ -134,47 +134,82 @@ std::string provider_of(const MetricsView& view, std::string_view metric) {
   return "";
 }
 
+void write_node_metrics(Writer& w, const MetricsView& view) {
+  const auto& nodes = view.snapshot->nodes;
+  auto latency_provider = escape(provider_of(view, "read_latency"));
+  auto bandwidth_provider = escape(provider_of(view, "bandwidth"));
+  w.family("numabalancer_node_read_latency_ns", "gauge",
+           "Memory read latency of the node in nanoseconds, as the provider measures it.");
+  for (const auto& node : nodes) {
+    if (node.read_latency_ns) {
+      w.sample("numabalancer_node_read_latency_ns",
+               fmt::format("node=\"{}\",provider=\"{}\"", node.id, latency_provider),
+               *node.read_latency_ns);
+    }
+  }
+  w.family("numabalancer_node_bandwidth_gbps", "gauge",
+           "Memory bandwidth used on the node in gigabytes per second.");
+  for (const auto& node : nodes) {
+    if (node.bandwidth_gbps) {
+      w.sample("numabalancer_node_bandwidth_gbps",
+               fmt::format("node=\"{}\",provider=\"{}\"", node.id, bandwidth_provider),
+               *node.bandwidth_gbps);
+    }
+  }
+  w.family("numabalancer_node_anon_bytes", "gauge",
+           "Anonymous memory of the watched containers on the node, in bytes.");
+  std::map<NodeId, Bytes> anon;
+  for (const auto& node : nodes) {
+    anon[node.id] = 0;
+  }
+  for (const auto& container : view.snapshot->containers) {
+    for (const auto& [node, bytes] : container.anon_bytes) {
+      anon[node] += bytes;
+    }
+  }
+  for (const auto& [node, bytes] : anon) {
+    w.sample("numabalancer_node_anon_bytes", fmt::format("node=\"{}\"", node),
+             static_cast<double>(bytes));
+  }
+}
+
+void write_counters(Writer& w, const DaemonCounters& c) {
+  w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
+  for (const auto& [status, count] : c.rounds) {
+    w.sample("numabalancer_rounds_total", fmt::format("status=\"{}\"", escape(status)),
+             static_cast<double>(count));
+  }
+  w.family("numabalancer_migrated_bytes_total", "counter",
+           "Bytes moved by migration jobs, by source and destination node.");
+  for (const auto& [nodes, bytes] : c.migrated_bytes) {
+    w.sample("numabalancer_migrated_bytes_total",
+             fmt::format("source=\"{}\",dest=\"{}\"", nodes.first, nodes.second),
+             static_cast<double>(bytes));
+  }
+  w.family("numabalancer_migration_pages_failed_total", "counter",
+           "Pages a migration job could not move, by reason.");
+  for (const auto& [reason, count] : c.pages_failed) {
+    w.sample("numabalancer_migration_pages_failed_total",
+             fmt::format("reason=\"{}\"", escape(reason)), static_cast<double>(count));
+  }
+  w.family("numabalancer_evictions_total", "counter", "Containers evicted, by action.");
+  for (const auto& [action, count] : c.evictions) {
+    w.sample("numabalancer_evictions_total", fmt::format("action=\"{}\"", escape(action)),
+             static_cast<double>(count));
+  }
+  w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
+              c.job_duration);
+  w.histogram("numabalancer_move_call_duration_seconds",
+              "Longest single move_pages call per process of each job, in seconds.",
+              c.move_call_duration);
+}
+
 }  // namespace
 
 std::string render_prometheus(const MetricsView& view) {
   Writer w;
   if (view.snapshot != nullptr) {
-    const auto& nodes = view.snapshot->nodes;
-    auto latency_provider = escape(provider_of(view, "read_latency"));
-    auto bandwidth_provider = escape(provider_of(view, "bandwidth"));
-    w.family("numabalancer_node_read_latency_ns", "gauge",
-             "Memory read latency of the node in nanoseconds, as the provider measures it.");
-    for (const auto& node : nodes) {
-      if (node.read_latency_ns) {
-        w.sample("numabalancer_node_read_latency_ns",
-                 fmt::format("node=\"{}\",provider=\"{}\"", node.id, latency_provider),
-                 *node.read_latency_ns);
-      }
-    }
-    w.family("numabalancer_node_bandwidth_gbps", "gauge",
-             "Memory bandwidth used on the node in gigabytes per second.");
-    for (const auto& node : nodes) {
-      if (node.bandwidth_gbps) {
-        w.sample("numabalancer_node_bandwidth_gbps",
-                 fmt::format("node=\"{}\",provider=\"{}\"", node.id, bandwidth_provider),
-                 *node.bandwidth_gbps);
-      }
-    }
-    w.family("numabalancer_node_anon_bytes", "gauge",
-             "Anonymous memory of the watched containers on the node, in bytes.");
-    std::map<NodeId, Bytes> anon;
-    for (const auto& node : nodes) {
-      anon[node.id] = 0;
-    }
-    for (const auto& container : view.snapshot->containers) {
-      for (const auto& [node, bytes] : container.anon_bytes) {
-        anon[node] += bytes;
-      }
-    }
-    for (const auto& [node, bytes] : anon) {
-      w.sample("numabalancer_node_anon_bytes", fmt::format("node=\"{}\"", node),
-               static_cast<double>(bytes));
-    }
+    write_node_metrics(w, view);
   }
   if (view.decision != nullptr) {
     w.family("numabalancer_pressure_level", "gauge",
@@ -190,35 +225,7 @@ std::string render_prometheus(const MetricsView& view) {
         state.up ? 1 : 0);
   }
   if (view.counters != nullptr) {
-    const auto& c = *view.counters;
-    w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
-    for (const auto& [status, count] : c.rounds) {
-      w.sample("numabalancer_rounds_total", fmt::format("status=\"{}\"", escape(status)),
-               static_cast<double>(count));
-    }
-    w.family("numabalancer_migrated_bytes_total", "counter",
-             "Bytes moved by migration jobs, by source and destination node.");
-    for (const auto& [nodes, bytes] : c.migrated_bytes) {
-      w.sample("numabalancer_migrated_bytes_total",
-               fmt::format("source=\"{}\",dest=\"{}\"", nodes.first, nodes.second),
-               static_cast<double>(bytes));
-    }
-    w.family("numabalancer_migration_pages_failed_total", "counter",
-             "Pages a migration job could not move, by reason.");
-    for (const auto& [reason, count] : c.pages_failed) {
-      w.sample("numabalancer_migration_pages_failed_total",
-               fmt::format("reason=\"{}\"", escape(reason)), static_cast<double>(count));
-    }
-    w.family("numabalancer_evictions_total", "counter", "Containers evicted, by action.");
-    for (const auto& [action, count] : c.evictions) {
-      w.sample("numabalancer_evictions_total", fmt::format("action=\"{}\"", escape(action)),
-               static_cast<double>(count));
-    }
-    w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
-                c.job_duration);
-    w.histogram("numabalancer_move_call_duration_seconds",
-                "Longest single move_pages call per process of each job, in seconds.",
-                c.move_call_duration);
+    write_counters(w, *view.counters);
   }
   w.family("numabalancer_log_messages_dropped_total", "counter",
            "Log messages dropped because the logger's queue was full.");

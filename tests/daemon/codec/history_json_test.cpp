@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/time.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
 namespace nb::codec {
@@ -10,7 +11,7 @@ namespace {
 using nlohmann::json;
 
 TEST(HistoryJson, RoundTripsARound) {
-  const core::Round round{*parse_time("2026-12-02T09:55:00Z"), 1, {0, 2}, true, false};
+  const core::Round round{*parse_rfc3339("2026-12-02T09:55:00Z"), 1, {0, 2}, true, false};
   const json printed = to_json(round);
   EXPECT_EQ(printed, json::parse(R"({"time": "2026-12-02T09:55:00Z", "source_node": 1,
                                      "dest_nodes": [0, 2], "migrated": true, "evicted": false})"));

@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include "base/time.hpp"
+
 namespace nb::codec {
 namespace {
 
@@ -41,7 +43,7 @@ TEST(SnapshotJson, ParsesTheIssueExample) {
   auto parsed = parse(example());
   ASSERT_TRUE(parsed.ok()) << parsed.error().message();
   const core::Snapshot& snapshot = parsed->snapshot;
-  EXPECT_EQ(format_time(snapshot.time), "2026-12-02T10:00:00Z");
+  EXPECT_EQ(format_rfc3339(snapshot.time), "2026-12-02T10:00:00Z");
   ASSERT_EQ(snapshot.nodes.size(), 2u);
   EXPECT_EQ(snapshot.nodes[0].read_latency_ns, 110.0);
   EXPECT_EQ(snapshot.nodes[0].bandwidth_gbps, 30.5);

@@ -23,7 +23,7 @@ json round_entry(TimePoint time, std::uint64_t number) {
   record.number = number;
   record.time = time;
   record.trigger = "timer";
-  record.outcome = "started";
+  record.outcome = codec::RoundOutcome::started;
   core::Decision decision;
   decision.status = core::DecisionStatus::ready;
   decision.level = core::PressureLevel::force;
@@ -38,7 +38,7 @@ json job_entry(TimePoint time, std::uint64_t number) {
   codec::RoundRecord record;
   record.number = number;
   record.trigger = "timer";
-  record.outcome = "partial";
+  record.outcome = codec::RoundOutcome::partial;
   record.source_node = 1;
   record.dest_nodes = {0};
   record.moved_bytes = 256 * kMiB;

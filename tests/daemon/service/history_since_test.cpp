@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/time.hpp"
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/service/export/audit_log.hpp"
@@ -16,7 +17,7 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 
 TimePoint at(int minutes) {
-  return codec::parse_time("2026-12-02T10:00:00Z").value() + std::chrono::minutes(minutes);
+  return parse_rfc3339("2026-12-02T10:00:00Z").value() + std::chrono::minutes(minutes);
 }
 
 codec::RoundRecord record(int minutes, std::uint64_t number) {

@@ -1,6 +1,7 @@
 // The daemon's admin commands over a fake DaemonView: no socket, no loop, no host.
 
 #include "daemon/service/admin/daemon_commands.hpp"
+#include "base/time.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -142,7 +143,7 @@ TEST_F(DaemonCommandsTest, PlanReadsItsArgumentBeforeAnythingElse) {
 // Adding a command: a free function over the DaemonView (in the topic's file, declared in
 // daemon_commands.hpp) and one row in daemon_commands.cpp's table. This one shows the shape.
 CommandOutcome uptime_example(DaemonView& daemon, const json&, CommandContext&) {
-  return json{{"started", codec::format_time(daemon.state().started)}};
+  return json{{"started", format_rfc3339(daemon.state().started)}};
 }
 
 TEST_F(DaemonCommandsTest, ACommandIsAFunctionOverTheView) {

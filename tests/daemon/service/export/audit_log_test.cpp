@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "base/time.hpp"
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/wire/audit_log_reader.hpp"
@@ -20,7 +21,7 @@ using ::testing::SizeIs;
 using ::testing::StartsWith;
 
 TimePoint at(int seconds) {
-  return codec::parse_time("2026-12-02T10:00:00Z").value() + std::chrono::seconds(seconds);
+  return parse_rfc3339("2026-12-02T10:00:00Z").value() + std::chrono::seconds(seconds);
 }
 
 json entry(int seconds, int number) {
