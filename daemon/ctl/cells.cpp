@@ -1,9 +1,8 @@
 #include "daemon/ctl/cells.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <cmath>
+
+#include "base/human_format.hpp"
 
 namespace nb::ctl {
 
@@ -35,17 +34,7 @@ std::string cell_bytes(const json& value) {
 }
 
 std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  double value = bytes;
-  while (std::abs(value) >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  if (unit == 0) {
-    return fmt::format("{:.0f} B", value);
-  }
-  return fmt::format("{:.1f} {}", value, units[unit]);
+  return nb::format_bytes(bytes, ByteDigits::one_fixed);
 }
 
 std::string format_table(const std::vector<std::vector<std::string>>& rows) {

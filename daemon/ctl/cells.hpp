@@ -7,7 +7,7 @@
 
 namespace nb::ctl {
 
-std::string format_bytes(double bytes);  // "1.5 GiB"
+std::string format_bytes(double bytes);  // "1.5 GiB": one digit, so that columns line up
 
 // Table cells from JSON values; "-" stands for a missing value.
 std::string cell_text(const nlohmann::json& value);   // strings bare, the rest as JSON
