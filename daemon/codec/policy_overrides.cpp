@@ -88,10 +88,12 @@ nlohmann::json policy_overrides_json(const core::PolicyConfig& policy) {
 core::PolicyConfig assign_policy_overrides(core::PolicyConfig policy, const json& overrides) {
   reader::require_object(overrides, kPolicyPath);
   const auto keys = config::policy_keys();
-  for (const auto& [name, value] : overrides.items()) {
-    // clang 14 cannot capture a structured binding; an init-capture can.
-    auto key = std::find_if(keys.begin(), keys.end(),
-                            [&name = name](const auto& key) { return key.name == name; });
+  // Named references, not a structured binding: clang 14 cannot capture one in a lambda.
+  for (const auto& item : overrides.items()) {
+    const std::string& name = item.key();
+    const json& value = item.value();
+    auto key =
+        std::find_if(keys.begin(), keys.end(), [&](const auto& key) { return key.name == name; });
     const std::string path = reader::child(kPolicyPath, name);
     if (key == keys.end()) {
       reader::fail(path, "unknown key");
