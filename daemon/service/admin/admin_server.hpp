@@ -14,9 +14,9 @@
 
 #include "base/result.hpp"
 #include "base/units.hpp"
-#include "daemon/wire/protocol.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/admin/command_table.hpp"
+#include "daemon/wire/protocol.hpp"
 
 namespace nb::service {
 

@@ -7,6 +7,7 @@
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/snapshot_json.hpp"
+#include "tests/daemon/ctl/audit_entries.hpp"
 #include "tests/daemon/service/running_daemon.hpp"
 
 namespace nb::testing {
@@ -14,40 +15,6 @@ namespace {
 
 using nlohmann::json;
 using ::testing::HasSubstr;
-
-TimePoint minutes_ago(int minutes) {
-  return std::chrono::system_clock::now() - std::chrono::minutes(minutes);
-}
-
-json round_entry(TimePoint time, std::uint64_t number) {
-  codec::RoundRecord record;
-  record.number = number;
-  record.time = time;
-  record.trigger = "timer";
-  record.outcome = codec::RoundOutcome::started;
-  core::Decision decision;
-  decision.status = core::DecisionStatus::ready;
-  decision.level = core::PressureLevel::force;
-  decision.reason = "node 1 under force pressure";
-  decision.source_node = 1;
-  decision.dest_nodes = {0};
-  decision.total_bytes = 512 * kMiB;
-  return codec::audit_round_entry(record, &decision);
-}
-
-json job_entry(TimePoint time, std::uint64_t number) {
-  codec::RoundRecord record;
-  record.number = number;
-  record.trigger = "timer";
-  record.outcome = codec::RoundOutcome::partial;
-  record.source_node = 1;
-  record.dest_nodes = {0};
-  record.moved_bytes = 256 * kMiB;
-  actuator::MigrationReport report;
-  report.source_node = 1;
-  report.stop_reason = actuator::StopReason::deadline;
-  return codec::audit_job_entry(time, 9, record, &report);
-}
 
 class CtlHistoryFromFile : public ::testing::Test {
  protected:
