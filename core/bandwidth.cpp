@@ -38,7 +38,8 @@ BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfi
 }
 
 Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLevel level,
-                                 BandwidthLevel bandwidth, std::vector<Candidate> by_distance) {
+                                          BandwidthLevel bandwidth,
+                                          std::vector<Candidate> by_distance) {
   Regulation regulation;
   const Reading& hottest = readings.hottest();
   if (bandwidth == BandwidthLevel::high) {

@@ -29,6 +29,7 @@ struct Regulation {
 
 // `by_distance` are the candidates seen from the max-latency node.
 Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLevel level,
-                                 BandwidthLevel bandwidth, std::vector<Candidate> by_distance);
+                                          BandwidthLevel bandwidth,
+                                          std::vector<Candidate> by_distance);
 
 }  // namespace nb::core

@@ -35,11 +35,10 @@ Candidates candidates_by_distance(const Readings& readings, const Reading& from)
   if (!list) {
     return list;
   }
-  std::sort(list->begin(), list->end(),
-            [](const Candidate& a, const Candidate& b) {
-              return std::tie(a.distance, a.read_latency_ns, a.id) <
-                     std::tie(b.distance, b.read_latency_ns, b.id);
-            });
+  std::sort(list->begin(), list->end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.distance, a.read_latency_ns, a.id) <
+           std::tie(b.distance, b.read_latency_ns, b.id);
+  });
   return list;
 }
 
@@ -48,11 +47,10 @@ Candidates candidates_by_bandwidth(const Readings& readings, const Reading& from
   if (!list) {
     return list;
   }
-  std::sort(list->begin(), list->end(),
-            [](const Candidate& a, const Candidate& b) {
-              return std::tie(a.bandwidth_gbps, a.distance, a.id) <
-                     std::tie(b.bandwidth_gbps, b.distance, b.id);
-            });
+  std::sort(list->begin(), list->end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.bandwidth_gbps, a.distance, a.id) <
+           std::tie(b.bandwidth_gbps, b.distance, b.id);
+  });
   return list;
 }
 

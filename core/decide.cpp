@@ -89,8 +89,8 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   const BandwidthAssessment bandwidth = assess_bandwidth(readings, config);
   decision.bandwidth_level = bandwidth.level;
   notes.add("bandwidth: " + std::string(to_string(bandwidth.level)) + ", " + bandwidth.why);
-  Refused<Regulation> regulated = regulate_by_bandwidth(readings, pressure.level, bandwidth.level,
-                                                        std::move(*nearby));
+  Refused<Regulation> regulated =
+      regulate_by_bandwidth(readings, pressure.level, bandwidth.level, std::move(*nearby));
   if (!regulated) {
     return end_round(decision, regulated.error());
   }

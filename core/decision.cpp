@@ -12,6 +12,8 @@ std::string_view to_string(DecisionStatus status) {
       return "cooldown";
     case DecisionStatus::no_metrics:
       return "no_metrics";
+    case DecisionStatus::calibrating:
+      return "calibrating";
     case DecisionStatus::failed:
       return "failed";
   }

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/threshold_mode.hpp"
 
 namespace nb::core {
 
-enum class DecisionStatus { ready, idle, cooldown, no_metrics, failed };
+enum class DecisionStatus { ready, idle, cooldown, no_metrics, calibrating, failed };
 enum class PressureLevel { none, grace, force };
 enum class BandwidthLevel { high, medium, low };
 
@@ -33,6 +34,8 @@ struct Decision {
   DecisionStatus status = DecisionStatus::idle;
   std::string reason;
   PressureLevel level = PressureLevel::none;
+  // absolute or relative once pressure was assessed; absent before (no metrics, calibrating...).
+  std::optional<ThresholdMode> thresholds;
   std::optional<BandwidthLevel> bandwidth_level;
   bool bandwidth_pressure = false;
   std::optional<NodeId> source_node;

@@ -6,13 +6,18 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/threshold_mode.hpp"
 
 namespace nb::core {
 
 struct PolicyConfig {
+  ThresholdMode threshold_mode = ThresholdMode::automatic;
   double grace_read_latency_ns = 70;
   double force_read_latency_ns = 80;
   double grace_latency_gap_ns = 40;
+  double grace_latency_ratio = 1.3;
+  double force_latency_ratio = 1.5;
+  double grace_latency_gap_ratio = 0.4;
   int grace_max_distance = 19;
   double grace_gap_ratio = 0.15;
   double force_gap_ratio = 0.2;

@@ -18,7 +18,7 @@ namespace {
 // Which nodes lack a metric: all of them means no provider answers on this host (a VM, say),
 // which is `no_metrics`; only some means a provider broke, which must not be mistaken for calm.
 Refused<Ok> check_metric(const Snapshot& snapshot, const char* metric,
-                                                   std::optional<double> Node::*field) {
+                         std::optional<double> Node::*field) {
   const Node* first_missing = nullptr;
   std::size_t missing = 0;
   for (const Node& node : snapshot.nodes) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/latency_kind.hpp"
 
 namespace nb::core {
 
@@ -15,6 +16,9 @@ struct Node {
   NodeId id = 0;
   // Absent when no provider could measure it; a zero is never a stand-in for "unknown".
   std::optional<double> read_latency_ns;
+  // This node's latency, of the snapshot's kind, with little load; relative thresholds compare
+  // against it. Absent until configured or learned.
+  std::optional<double> baseline_read_latency_ns;
   std::optional<double> bandwidth_gbps;
   std::map<NodeId, int> distance;  // the sysfs row, self included (10)
   std::optional<Bytes> free_bytes;
@@ -43,9 +47,15 @@ struct Container {
 
 struct Snapshot {
   TimePoint time;
+  // Absent in snapshots written before kinds travelled with the numbers: those meant the seed's.
+  std::optional<LatencyKind> read_latency_kind;
   std::vector<Node> nodes;
   std::vector<Pool> pools;
   std::vector<Container> containers;
+
+  LatencyKind latency_kind() const {
+    return read_latency_kind.value_or(LatencyKind::memory_controller_queue);
+  }
 };
 
 }  // namespace nb::core

@@ -6,8 +6,8 @@ namespace nb::codec {
 namespace {
 
 constexpr std::array kStatuses = {
-    RoundStatus::scanning, RoundStatus::manual,     RoundStatus::ready, RoundStatus::idle,
-    RoundStatus::cooldown, RoundStatus::no_metrics, RoundStatus::failed};
+    RoundStatus::scanning, RoundStatus::manual,     RoundStatus::ready,       RoundStatus::idle,
+    RoundStatus::cooldown, RoundStatus::no_metrics, RoundStatus::calibrating, RoundStatus::failed};
 
 constexpr std::array kOutcomes = {
     RoundOutcome::pending,  RoundOutcome::none,      RoundOutcome::paused,  RoundOutcome::dry_run,
@@ -26,6 +26,8 @@ RoundStatus round_status(core::DecisionStatus status) {
       return RoundStatus::cooldown;
     case core::DecisionStatus::no_metrics:
       return RoundStatus::no_metrics;
+    case core::DecisionStatus::calibrating:
+      return RoundStatus::calibrating;
     case core::DecisionStatus::failed:
       return RoundStatus::failed;
   }
@@ -47,6 +49,8 @@ std::string_view to_string(RoundStatus status) {
       return "cooldown";
     case RoundStatus::no_metrics:
       return "no_metrics";
+    case RoundStatus::calibrating:
+      return "calibrating";
     case RoundStatus::failed:
       return "failed";
   }

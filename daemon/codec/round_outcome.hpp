@@ -17,6 +17,7 @@ enum class RoundStatus {
   idle,
   cooldown,
   no_metrics,
+  calibrating,  // relative thresholds wait for every node's baseline
   failed,
 };
 

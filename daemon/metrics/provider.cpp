@@ -12,18 +12,4 @@ std::string_view to_string(Metric metric) {
   return "unknown";
 }
 
-std::string_view to_string(LatencyKind kind) {
-  switch (kind) {
-    case LatencyKind::memory_controller_queue:
-      return "memory_controller_queue";
-    case LatencyKind::cache_miss:
-      return "cache_miss";
-    case LatencyKind::load_to_use:
-      return "load_to_use";
-    case LatencyKind::external:
-      return "external";
-  }
-  return "unknown";
-}
-
 }  // namespace nb::metrics

@@ -10,16 +10,17 @@
 
 #include "base/result.hpp"
 #include "base/units.hpp"
+#include "core/latency_kind.hpp"
 
 namespace nb::metrics {
 
 enum class Metric { read_latency, bandwidth };
 
-// What a latency provider measures; each kind needs its own [policy] thresholds (README).
-enum class LatencyKind { memory_controller_queue, cache_miss, load_to_use, external };
+// What a latency provider measures; the policy reads it from the snapshot (core/latency_kind.hpp).
+using core::LatencyKind;
+using core::to_string;
 
 std::string_view to_string(Metric metric);
-std::string_view to_string(LatencyKind kind);
 
 using NodeValues = std::map<NodeId, double>;  // ns for latency, GB/s for bandwidth
 
