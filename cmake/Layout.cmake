@@ -30,4 +30,11 @@ function(nb_add_test_suite name dir)
   target_compile_definitions(${name} PRIVATE NB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                              NB_BINARY_DIR="${PROJECT_BINARY_DIR}")
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${suite_LABEL})
+  # `cmake --build DIR --target unit_tests` builds what `ctest -L unit` runs and nothing else.
+  if(suite_LABEL STREQUAL "unit")
+    if(NOT TARGET unit_tests)
+      add_custom_target(unit_tests)
+    endif()
+    add_dependencies(unit_tests ${name})
+  endif()
 endfunction()

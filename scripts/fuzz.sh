@@ -20,7 +20,7 @@ build=${NB_FUZZ_BUILD_DIR:-$root/build-fuzz}
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DNB_FUZZ=ON -DNB_WERROR=ON -DNB_SANITIZE=OFF \
-  -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=OFF >/dev/null
+  -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=OFF -DNB_LINE_TABLES_ONLY=ON >/dev/null
 
 stems=()
 for source in "$root"/tests/fuzz/*.cpp; do
