@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <set>
 #include <tuple>
 
 #include "daemon/metrics/perf_provider.hpp"
+#include "daemon/metrics/source.hpp"
 #include "daemon/metrics/uncore_events.hpp"
 #include "tests/daemon/metrics/fake_clock.hpp"
 #include "tests/daemon/metrics/fake_perf_events.hpp"
@@ -95,6 +97,19 @@ struct TableCpu {
   std::string_view name;
   unsigned model;
   std::uint64_t occupancy, inserts, clock;
+};
+
+void PrintTo(const TableCpu& cpu, std::ostream* out) {
+  *out << cpu.name << " (model " << cpu.model << ")";
+}
+
+// Stands in for the probe that `latency = "auto"` tries after perf.
+class AnsweringProbe final : public Provider {
+ public:
+  std::string_view name() const override { return "probe"; }
+  Metric metric() const override { return Metric::read_latency; }
+  std::optional<LatencyKind> latency_kind() const override { return LatencyKind::load_to_use; }
+  Result<NodeValues> read(TimePoint) override { return NodeValues{{0, 110}, {1, 150}}; }
 };
 
 class EachTableCpu : public PerfBuiltinEventsTest,
@@ -200,6 +215,29 @@ TEST_F(PerfBuiltinEventsTest, AmdUmcSaysItHasNoReadQueueOccupancy) {
   EXPECT_NE(reason.find("AuthenticAMD family 25 model 17 (0x11)"), std::string::npos) << reason;
   EXPECT_TRUE(script_.opened.empty());
   EXPECT_EQ(builtin_read_queue_events(CpuId{"AuthenticAMD", 25, 0x11}), nullptr);
+}
+
+TEST_F(PerfBuiltinEventsTest, AutoFallsBackFromAmdToTheProbeAndKeepsPerfsReason) {
+  tree_.make_file("proc/cpuinfo", cpuinfo("AuthenticAMD", 25, 0x11));
+  std::string dir = "sys/bus/event_source/devices/amd_umc_0/";
+  tree_.make_file(dir + "type", "30\n");
+  tree_.make_file(dir + "cpumask", "0,4\n");
+  tree_.make_file(dir + "format/event", "config:0-7\n");
+  std::vector<std::unique_ptr<Provider>> chain;
+  chain.push_back(std::make_unique<PerfProvider>(
+      Metric::read_latency, tree_.root(),
+      std::vector<core::Node>{testing::node(0, "0-3"), testing::node(1, "4-7")},
+      config::PerfProviderConfig{}, std::make_unique<FakePerfEvents>(script_), clock_));
+  chain.push_back(std::make_unique<AnsweringProbe>());
+  MetricSource source(Metric::read_latency, std::move(chain), {0, 1}, "");
+
+  auto reading = source.read(TimePoint{});
+
+  ASSERT_TRUE(reading.available()) << reading.unavailable_reason;
+  EXPECT_EQ(reading.provider, "probe");
+  EXPECT_EQ(reading.kind, LatencyKind::load_to_use);
+  EXPECT_EQ(reading.unavailable_reason.rfind("perf: amd_umc_0: AMD's UMC", 0), 0U)
+      << reading.unavailable_reason;
 }
 
 TEST_F(PerfBuiltinEventsTest, WithoutCpuinfoTheTableIsNotUsedAndTheReasonSaysWhy) {
