@@ -104,8 +104,7 @@ struct CpuFacts {
   const ReadQueueEvents* builtin = nullptr;
 };
 
-CpuFacts cpu_facts(const fs::path& host_root, const PmuFamily& family) {
-  auto cpu = read_cpu_id(host_root);
+CpuFacts cpu_facts(const Result<CpuId>& cpu, const PmuFamily& family) {
   if (!cpu) {
     return {"an unknown CPU (" + cpu.error().message() + ")", nullptr};
   }
@@ -193,7 +192,10 @@ Status PerfProvider::open_counters() {
         {Role::read, {"memory read", &family->read, &config_.read_event, {}, "read_event"}},
         {Role::write, {"memory write", &family->write, &config_.write_event, {}, "write_event"}}};
   } else {
-    cpu = cpu_facts(host_root_, *family);
+    if (!cpu_id_) {
+      cpu_id_ = read_cpu_id(host_root_);  // the CPU does not change: read once, not every retry
+    }
+    cpu = cpu_facts(*cpu_id_, *family);
     const ReadQueueEvents none{};
     const ReadQueueEvents& builtin = cpu.builtin ? *cpu.builtin : none;
     roles = {

@@ -38,6 +38,7 @@
 #include "core/snapshot.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/metrics/clock.hpp"
+#include "daemon/metrics/cpu_id.hpp"
 #include "daemon/metrics/perf_events.hpp"
 #include "daemon/metrics/provider.hpp"
 
@@ -85,6 +86,7 @@ class PerfProvider final : public Provider {
   Clock& clock_;
   std::vector<Counter> counters_;
   std::optional<SteadyTime> last_read_;
+  std::optional<Result<CpuId>> cpu_id_;  // proc/cpuinfo's CPU, read when the latency first needs it
 };
 
 }  // namespace nb::metrics
