@@ -167,6 +167,13 @@ std::optional<LatencyKind> PerfProvider::latency_kind() const {
   return LatencyKind::memory_controller_queue;
 }
 
+const Result<CpuId>& PerfProvider::cpu_id() {
+  if (!cpu_id_) {
+    cpu_id_ = read_cpu_id(host_root_);  // the CPU does not change: read once, not every retry
+  }
+  return *cpu_id_;
+}
+
 void PerfProvider::close_counters() {
   for (const auto& counter : counters_) {
     events_->close(counter.handle);
@@ -178,8 +185,12 @@ void PerfProvider::close_counters() {
 Status PerfProvider::open_counters() {
   auto [family, pmus] = find_family(devices_);
   if (family == nullptr) {
-    return make_error(0, "no memory-controller PMU (uncore_imc_*, amd_umc_*) under " +
-                             devices_.string() + ": the counters are not exposed here");
+    std::string why = "no memory-controller PMU (uncore_imc_*, amd_umc_*) under " +
+                      devices_.string() + ": the counters are not exposed here";
+    if (metric_ == Metric::read_latency && cpu_id() && cpu_id()->vendor == "AuthenticAMD") {
+      why += "; on AMD (" + to_string(*cpu_id()) + ") the UMC PMU counts no read-queue occupancy";
+    }
+    return make_error(0, why);
   }
   struct RoleSpec {
     Role role;
@@ -192,10 +203,7 @@ Status PerfProvider::open_counters() {
         {Role::read, {"memory read", &family->read, &config_.read_event, {}, "read_event"}},
         {Role::write, {"memory write", &family->write, &config_.write_event, {}, "write_event"}}};
   } else {
-    if (!cpu_id_) {
-      cpu_id_ = read_cpu_id(host_root_);  // the CPU does not change: read once, not every retry
-    }
-    cpu = cpu_facts(*cpu_id_, *family);
+    cpu = cpu_facts(cpu_id(), *family);
     const ReadQueueEvents none{};
     const ReadQueueEvents& builtin = cpu.builtin ? *cpu.builtin : none;
     roles = {

@@ -71,6 +71,7 @@ class PerfProvider final : public Provider {
     std::optional<PerfCount> last;
   };
 
+  const Result<CpuId>& cpu_id();
   Status open_counters();
   void close_counters();
   Result<std::vector<PerfCount>> read_counters();

@@ -217,6 +217,21 @@ TEST_F(PerfBuiltinEventsTest, AmdUmcSaysItHasNoReadQueueOccupancy) {
   EXPECT_EQ(builtin_read_queue_events(CpuId{"AuthenticAMD", 25, 0x11}), nullptr);
 }
 
+TEST_F(PerfBuiltinEventsTest, AmdWithoutAUmcPmuStillSaysTheUmcHasNoReadQueueOccupancy) {
+  tree_.make_file("proc/cpuinfo", cpuinfo("AuthenticAMD", 25, 0x01));
+  tree_.make_dir("sys/bus/event_source/devices/cpu");
+
+  auto values = read_latency();
+
+  ASSERT_FALSE(values.ok());
+  const std::string& reason = values.error().context;
+  EXPECT_NE(reason.find("no memory-controller PMU"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("on AMD (AuthenticAMD family 25 model 1 (0x1)) the UMC PMU counts no "
+                        "read-queue occupancy"),
+            std::string::npos)
+      << reason;
+}
+
 TEST_F(PerfBuiltinEventsTest, AutoFallsBackFromAmdToTheProbeAndKeepsPerfsReason) {
   tree_.make_file("proc/cpuinfo", cpuinfo("AuthenticAMD", 25, 0x11));
   std::string dir = "sys/bus/event_source/devices/amd_umc_0/";
