@@ -14,8 +14,9 @@ constexpr unsigned kIntelFamily = 6;
 // representative, at two counters instead of four or eight.
 
 // tools/perf/pmu-events/arch/x86/skylakex/uncore-memory.json: UNC_M_RPQ_OCCUPANCY,
-// UNC_M_RPQ_INSERTS, UNC_M_CLOCKTICKS (no EventCode: 0). Cascade Lake shares model 0x55 and
-// these codes (cascadelakex/uncore-memory.json).
+// UNC_M_RPQ_INSERTS, UNC_M_CLOCKTICKS (no EventCode: 0). Cascade Lake shares model 0x55 (perf
+// tells them apart by stepping) and the same iMC PMU; cascadelakex/uncore-memory.json gives
+// UNC_M_CLOCKTICKS event 0x0 as well.
 constexpr ReadQueueEvents kSkylakeServer{"Skylake-SP/Cascade Lake", "event=0x80", "event=0x10",
                                          "event=0x00"};
 
