@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "base/range_list.hpp"
+#include "daemon/metrics/cpu_id.hpp"
 #include "daemon/metrics/cpu_nodes.hpp"
+#include "daemon/metrics/uncore_events.hpp"
 
 namespace nb::metrics {
 namespace {
@@ -19,6 +21,8 @@ constexpr double kBytesPerGigabyte = 1e9;
 struct PmuFamily {
   std::string_view prefix;
   std::vector<std::string_view> read, write, occupancy, inserts, clock;
+  bool has_builtin_read_queue = false;  // the built-in table (uncore_events) covers its CPUs
+  std::string_view no_read_queue;       // why the family cannot give queue latency, if it cannot
 };
 
 const std::vector<PmuFamily>& families() {
@@ -28,8 +32,17 @@ const std::vector<PmuFamily>& families() {
        {"cas_count_write"},
        {"unc_m_rpq_occupancy", "rpq_occupancy"},
        {"unc_m_rpq_inserts", "rpq_inserts"},
-       {"clockticks"}},
-      {"amd_umc_", {"umc_cas_cmd.rd"}, {"umc_cas_cmd.wr"}, {}, {}, {"umc_mem_clk"}},
+       {"clockticks"},
+       true,
+       {}},
+      {"amd_umc_",
+       {"umc_cas_cmd.rd"},
+       {"umc_cas_cmd.wr"},
+       {},
+       {},
+       {"umc_mem_clk"},
+       false,
+       "AMD's UMC memory-controller PMU counts no read-queue occupancy"},
   };
   return kFamilies;
 }
@@ -70,26 +83,64 @@ std::pair<const PmuFamily*, std::vector<std::string>> find_family(const fs::path
 }
 
 struct Event {
-  std::string name;  // empty when the configured encoding is used
+  std::string name;  // empty when a configured or built-in encoding is used
   std::string encoding;
 };
 
-// A role's event on one PMU: the configured encoding, else the first known name sysfs lists. The
-// error's context says what was looked for, for the caller to put in its message.
-Result<Event> resolve_event(const Pmu& pmu, const std::vector<std::string_view>& names,
-                            const std::string& configured) {
-  if (!configured.empty()) {
-    return Event{"", configured};
+// What to look for in one role: the configured encoding wins, then the first known name sysfs
+// lists, then the built-in table's encoding for this CPU.
+struct EventChoice {
+  std::string_view what;
+  const std::vector<std::string_view>* names;
+  const std::string* configured;
+  std::string_view builtin;
+  std::string_view option;
+  bool read_queue = false;  // occupancy or inserts, which some PMU families lack
+};
+
+// The CPU in words for messages, and the built-in read-queue events for it, if any.
+struct CpuFacts {
+  std::string described;
+  const ReadQueueEvents* builtin = nullptr;
+};
+
+CpuFacts cpu_facts(const Result<CpuId>& cpu, const PmuFamily& family) {
+  if (!cpu) {
+    return {"an unknown CPU (" + cpu.error().message() + ")", nullptr};
+  }
+  return {to_string(*cpu),
+          family.has_builtin_read_queue ? builtin_read_queue_events(*cpu) : nullptr};
+}
+
+Result<Event> resolve_event(const Pmu& pmu, const PmuFamily& family, const EventChoice& choice,
+                            const CpuFacts& cpu) {
+  if (!choice.configured->empty()) {
+    return Event{"", *choice.configured};
   }
   std::string looked_for;
-  for (auto name : names) {
+  for (auto name : *choice.names) {
     if (auto found = pmu.events.find(std::string(name)); found != pmu.events.end()) {
       return Event{found->first, found->second};
     }
     looked_for += (looked_for.empty() ? "" : ", ") + std::string(name);
   }
-  return make_error(
-      0, looked_for.empty() ? "none is known for this PMU" : "sysfs lists none of " + looked_for);
+  if (!choice.builtin.empty()) {
+    return Event{"", std::string(choice.builtin)};
+  }
+  std::string option = "[metrics.perf] " + std::string(choice.option);
+  if (choice.read_queue && !family.no_read_queue.empty()) {
+    return make_error(0, pmu.name + ": " + std::string(family.no_read_queue) + " (" +
+                             cpu.described + "), so the memory-controller queue latency cannot " +
+                             "be measured here; " + option + " is not set");
+  }
+  std::string why =
+      looked_for.empty() ? "none is known for this PMU" : "sysfs lists none of " + looked_for;
+  if (choice.read_queue && family.has_builtin_read_queue) {
+    why += "; no built-in encoding for " + cpu.described + ", the table covers " +
+           std::string(builtin_read_queue_cpus());
+  }
+  return make_error(0, pmu.name + ": no " + std::string(choice.what) + " event (" + why + ") and " +
+                           option + " is not set");
 }
 
 }  // namespace
@@ -98,6 +149,7 @@ PerfProvider::PerfProvider(Metric metric, const std::filesystem::path& host_root
                            std::vector<core::Node> topology, config::PerfProviderConfig config,
                            std::unique_ptr<PerfEvents> events, Clock& clock)
     : metric_(metric),
+      host_root_(host_root),
       devices_(host_root / "sys/bus/event_source/devices"),
       topology_(std::move(topology)),
       config_(std::move(config)),
@@ -115,6 +167,13 @@ std::optional<LatencyKind> PerfProvider::latency_kind() const {
   return LatencyKind::memory_controller_queue;
 }
 
+const Result<CpuId>& PerfProvider::cpu_id() {
+  if (!cpu_id_) {
+    cpu_id_ = read_cpu_id(host_root_);  // the CPU does not change: read once, not every retry
+  }
+  return *cpu_id_;
+}
+
 void PerfProvider::close_counters() {
   for (const auto& counter : counters_) {
     events_->close(counter.handle);
@@ -126,27 +185,36 @@ void PerfProvider::close_counters() {
 Status PerfProvider::open_counters() {
   auto [family, pmus] = find_family(devices_);
   if (family == nullptr) {
-    return make_error(0, "no memory-controller PMU (uncore_imc_*, amd_umc_*) under " +
-                             devices_.string() + ": the counters are not exposed here");
+    std::string why = "no memory-controller PMU (uncore_imc_*, amd_umc_*) under " +
+                      devices_.string() + ": the counters are not exposed here";
+    if (metric_ == Metric::read_latency && cpu_id() && cpu_id()->vendor == "AuthenticAMD") {
+      why += "; on AMD (" + to_string(*cpu_id()) + ") the UMC PMU counts no read-queue occupancy";
+    }
+    return make_error(0, why);
   }
   struct RoleSpec {
     Role role;
-    std::string_view what;
-    const std::vector<std::string_view>* names;
-    const std::string* encoding;
-    std::string_view option;
+    EventChoice choice;
   };
   std::vector<RoleSpec> roles;
+  CpuFacts cpu;
   if (metric_ == Metric::bandwidth) {
-    roles = {{Role::read, "memory read", &family->read, &config_.read_event, "read_event"},
-             {Role::write, "memory write", &family->write, &config_.write_event, "write_event"}};
-  } else {
     roles = {
-        {Role::occupancy, "read-queue occupancy", &family->occupancy,
-         &config_.queue_occupancy_event, "queue_occupancy_event"},
-        {Role::inserts, "read-queue inserts", &family->inserts, &config_.queue_inserts_event,
-         "queue_inserts_event"},
-        {Role::clock, "controller clock", &family->clock, &config_.clock_event, "clock_event"}};
+        {Role::read, {"memory read", &family->read, &config_.read_event, {}, "read_event"}},
+        {Role::write, {"memory write", &family->write, &config_.write_event, {}, "write_event"}}};
+  } else {
+    cpu = cpu_facts(cpu_id(), *family);
+    const ReadQueueEvents none{};
+    const ReadQueueEvents& builtin = cpu.builtin ? *cpu.builtin : none;
+    roles = {
+        {Role::occupancy,
+         {"read-queue occupancy", &family->occupancy, &config_.queue_occupancy_event,
+          builtin.occupancy, "queue_occupancy_event", true}},
+        {Role::inserts,
+         {"read-queue inserts", &family->inserts, &config_.queue_inserts_event, builtin.inserts,
+          "queue_inserts_event", true}},
+        {Role::clock,
+         {"controller clock", &family->clock, &config_.clock_event, builtin.clock, "clock_event"}}};
   }
   auto owner = node_of_cpu(topology_);
   if (!owner) {
@@ -158,11 +226,9 @@ Status PerfProvider::open_counters() {
       return pmu.error();
     }
     for (const auto& spec : roles) {
-      auto event = resolve_event(*pmu, *spec.names, *spec.encoding);
+      auto event = resolve_event(*pmu, *family, spec.choice, cpu);
       if (!event) {
-        return make_error(0, pmu_name + ": no " + std::string(spec.what) + " event (" +
-                                 event.error().context + ") and [metrics.perf] " +
-                                 std::string(spec.option) + " is not set");
+        return event.error();
       }
       const auto& [event_name, encoding] = *event;
       auto config = pmu->encode(encoding);

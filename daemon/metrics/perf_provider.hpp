@@ -16,8 +16,10 @@
 // controller; the PMU's own clock (Intel clockticks, the DRAM clock the queue is sampled on)
 // turns cycles into ns: ns = occupancy x window_ns / (inserts x clockticks), each controller
 // weighted by its inserts. Events: unc_m_rpq_occupancy / unc_m_rpq_inserts (or rpq_*) from
-// sysfs, which stock kernels do not list, so on most hosts they come from queue_occupancy_event
-// and queue_inserts_event (e.g. Skylake-SP: event=0x80 and event=0x10). This is the number the
+// sysfs, which stock kernels do not list; then from the built-in table for the CPU in
+// <root>/proc/cpuinfo (uncore_events.hpp: Intel Skylake-SP/Cascade Lake to Granite Rapids);
+// queue_occupancy_event, queue_inserts_event and clock_event override both. AMD's UMC has no
+// read-queue occupancy: the error says so and `latency = "auto"` moves on. This is the number the
 // seed's 70/80 ns thresholds were tuned on (Katalyst reads it from malachite). A node with no
 // reads in the window has no latency.
 //
@@ -36,6 +38,7 @@
 #include "core/snapshot.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/metrics/clock.hpp"
+#include "daemon/metrics/cpu_id.hpp"
 #include "daemon/metrics/perf_events.hpp"
 #include "daemon/metrics/provider.hpp"
 
@@ -68,6 +71,7 @@ class PerfProvider final : public Provider {
     std::optional<PerfCount> last;
   };
 
+  const Result<CpuId>& cpu_id();
   Status open_counters();
   void close_counters();
   Result<std::vector<PerfCount>> read_counters();
@@ -75,6 +79,7 @@ class PerfProvider final : public Provider {
   Result<NodeValues> latency(const std::vector<PerfCount>& now) const;
 
   Metric metric_;
+  std::filesystem::path host_root_;
   std::filesystem::path devices_;
   std::vector<core::Node> topology_;
   config::PerfProviderConfig config_;
@@ -82,6 +87,7 @@ class PerfProvider final : public Provider {
   Clock& clock_;
   std::vector<Counter> counters_;
   std::optional<SteadyTime> last_read_;
+  std::optional<Result<CpuId>> cpu_id_;  // proc/cpuinfo's CPU, read when the latency first needs it
 };
 
 }  // namespace nb::metrics
