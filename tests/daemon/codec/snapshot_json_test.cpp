@@ -133,6 +133,18 @@ TEST(SnapshotJson, NullBaselineIsAbsent) {
   EXPECT_FALSE(parsed->snapshot.nodes[0].baseline_read_latency_ns.has_value());
 }
 
+TEST(SnapshotJson, CarriesThresholdOverridesThroughConfigPolicy) {
+  json document = example();
+  document["config"]["policy"] = {{"threshold_mode", "relative"}, {"force_latency_ratio", 1.6}};
+  auto parsed = parse(document);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  auto policy = apply_policy_overrides({}, parsed->policy_overrides);
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->threshold_mode, core::ThresholdMode::relative);
+  EXPECT_EQ(policy->force_latency_ratio, 1.6);
+  EXPECT_EQ(to_json(*parsed)["config"]["policy"]["threshold_mode"], "relative");
+}
+
 struct KindCase {
   const char* name;
   core::LatencyKind kind;
@@ -271,6 +283,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"PolicyValueOfWrongType",
                 [](json& d) { d["config"]["policy"]["grace_gap_ratio"] = "high"; },
                 "config.policy.grace_gap_ratio: expected a number, got string"},
+        BadCase{"UnknownThresholdModeOverride",
+                [](json& d) { d["config"]["policy"]["threshold_mode"] = "ratio"; },
+                "config.policy.threshold_mode: must be one of auto, absolute, relative, not "
+                "\"ratio\""},
         BadCase{"MetaNotAnObject", [](json& d) { d["meta"] = json::array(); },
                 "meta: expected an object, got array"}),
     [](const auto& info) { return std::string(info.param.name); });
