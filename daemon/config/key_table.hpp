@@ -35,7 +35,8 @@ enum class Bound {
 };
 
 // A member of S, by its type: the kinds a config key can have. `unsigned` is a file mode written
-// as an octal string; an optional size or node list is unset when written "auto".
+// as an octal string; an optional size or node list is unset when written "auto"; a threshold
+// mode is written by its name.
 template <typename S>
 using Member =
     std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
