@@ -28,6 +28,7 @@ Json build(const core::Decision& decision, ExplanationField explanation) {
       {"status", core::to_string(decision.status)},
       {"reason", decision.reason},
       {"level", core::to_string(decision.level)},
+      {"thresholds", nullptr},
       {"bandwidth_level", nullptr},
       {"bandwidth_pressure", decision.bandwidth_pressure},
       {"source_node", nullptr},
@@ -37,6 +38,9 @@ Json build(const core::Decision& decision, ExplanationField explanation) {
       {"total_bytes", decision.total_bytes},
       {"threshold", decision.threshold},
   };
+  if (decision.thresholds) {
+    document["thresholds"] = core::to_string(*decision.thresholds);
+  }
   if (decision.bandwidth_level) {
     document["bandwidth_level"] = core::to_string(*decision.bandwidth_level);
   }
@@ -92,16 +96,19 @@ core::Decision read_decision(const json& json) {
   using core::BandwidthLevel;
   using core::DecisionStatus;
   using core::PressureLevel;
+  using core::ThresholdMode;
   const std::string_view root = "decision";
   reader::require_object(json, root);
   reader::check_keys(
       json, "",
-      {"status", "reason", "level", "bandwidth_level", "bandwidth_pressure", "source_node",
-       "dest_nodes", "migrate", "evict", "total_bytes", "threshold", "explanation"});
+      {"status", "reason", "level", "thresholds", "bandwidth_level", "bandwidth_pressure",
+       "source_node", "dest_nodes", "migrate", "evict", "total_bytes", "threshold", "explanation"});
   core::Decision decision;
-  static constexpr DecisionStatus statuses[] = {DecisionStatus::ready, DecisionStatus::idle,
-                                                DecisionStatus::cooldown,
-                                                DecisionStatus::no_metrics, DecisionStatus::failed};
+  static constexpr DecisionStatus statuses[] = {
+      DecisionStatus::ready,      DecisionStatus::idle,        DecisionStatus::cooldown,
+      DecisionStatus::no_metrics, DecisionStatus::calibrating, DecisionStatus::failed};
+  // "auto" is resolved before a decision is made, so a decision names one of the two.
+  static constexpr ThresholdMode modes[] = {ThresholdMode::absolute, ThresholdMode::relative};
   static constexpr PressureLevel levels[] = {PressureLevel::none, PressureLevel::grace,
                                              PressureLevel::force};
   static constexpr BandwidthLevel bandwidths[] = {BandwidthLevel::high, BandwidthLevel::medium,
@@ -109,6 +116,9 @@ core::Decision read_decision(const json& json) {
   decision.status = read_enum(field(json, "", "status"), "status", statuses);
   decision.reason = reader::read_string(field(json, "", "reason"), "reason");
   decision.level = read_enum(field(json, "", "level"), "level", levels);
+  if (const auto* thresholds = reader::optional_field(json, "thresholds")) {
+    decision.thresholds = read_enum(*thresholds, "thresholds", modes);
+  }
   if (const auto* bandwidth = reader::optional_field(json, "bandwidth_level")) {
     decision.bandwidth_level = read_enum(*bandwidth, "bandwidth_level", bandwidths);
   }

@@ -7,6 +7,7 @@
 
 #include "base/parse_units.hpp"
 #include "daemon/codec/json_reader.hpp"
+#include "daemon/config/checker.hpp"
 #include "daemon/config/config_json.hpp"
 #include "daemon/config/keys.hpp"
 #include "daemon/config/validate.hpp"
@@ -71,6 +72,16 @@ void read_value(const json& value, std::string_view path, std::vector<std::strin
     strings.push_back(reader::read_string(value[i], reader::item(path, i)));
   }
   out = std::move(strings);
+}
+
+void read_value(const json& value, std::string_view path, core::ThresholdMode& out) {
+  const std::string name = reader::read_string(value, path);
+  if (auto mode = core::threshold_mode_from(name)) {
+    out = *mode;
+    return;
+  }
+  reader::fail(path,
+               config::one_of_message(config::kThresholdModeNames) + ", not \"" + name + "\"");
 }
 
 // [policy] has no key of the remaining kinds; one added would need its reader here.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <set>
 #include <unordered_set>
@@ -33,17 +34,43 @@ void check_cpulist(std::string_view cpus, std::string_view path) {
   }
 }
 
+// A baseline divides readings in relative mode, so zero is as wrong as a negative number.
+double read_baseline(const json& value, std::string_view path) {
+  const double number = reader::read_number(value, path);
+  if (!(number > 0) || !std::isfinite(number)) {
+    reader::fail(path, "a baseline is a latency above 0 ns, got " + value.dump());
+  }
+  return number;
+}
+
+core::LatencyKind read_latency_kind(const json& value, std::string_view path) {
+  const std::string name = reader::read_string(value, path);
+  if (auto kind = core::latency_kind_from(name)) {
+    return *kind;
+  }
+  std::string allowed;
+  for (auto kind : {core::LatencyKind::memory_controller_queue, core::LatencyKind::cache_miss,
+                    core::LatencyKind::load_to_use, core::LatencyKind::external}) {
+    allowed += std::string(allowed.empty() ? "" : ", ") + std::string(core::to_string(kind));
+  }
+  reader::fail(path, "unknown latency kind \"" + name + "\" (one of " + allowed + ")");
+}
+
 core::Node read_node(const json& value, const std::string& path) {
   reader::require_object(value, path);
-  reader::check_keys(
-      value, path,
-      {"id", "read_latency_ns", "bandwidth_gbps", "distance", "free_bytes", "total_bytes", "cpus"});
+  reader::check_keys(value, path,
+                     {"id", "read_latency_ns", "baseline_read_latency_ns", "bandwidth_gbps",
+                      "distance", "free_bytes", "total_bytes", "cpus"});
   core::Node node;
   node.id =
       reader::read_node_id(reader::required_field(value, path, "id"), reader::child(path, "id"));
   if (const auto* latency = reader::optional_field(value, "read_latency_ns")) {
     node.read_latency_ns =
         reader::read_non_negative_number(*latency, reader::child(path, "read_latency_ns"));
+  }
+  if (const auto* baseline = reader::optional_field(value, "baseline_read_latency_ns")) {
+    node.baseline_read_latency_ns =
+        read_baseline(*baseline, reader::child(path, "baseline_read_latency_ns"));
   }
   if (const auto* bandwidth = reader::optional_field(value, "bandwidth_gbps")) {
     node.bandwidth_gbps =
@@ -210,12 +237,16 @@ SnapshotDocument read_document(const json& root, TimePoint default_time) {
   if (!root.is_object()) {
     reader::fail("snapshot", "expected an object, got " + std::string(reader::type_name(root)));
   }
-  reader::check_keys(root, "",
-                     {"time", "nodes", "pools", "containers", "history", "config", "meta"});
+  reader::check_keys(
+      root, "",
+      {"time", "read_latency_kind", "nodes", "pools", "containers", "history", "config", "meta"});
   SnapshotDocument document;
   document.snapshot.time = default_time;
   if (const auto* time = reader::optional_field(root, "time")) {
     document.snapshot.time = reader::read_time(*time, "time");
+  }
+  if (const auto* kind = reader::optional_field(root, "read_latency_kind")) {
+    document.snapshot.read_latency_kind = read_latency_kind(*kind, "read_latency_kind");
   }
   document.snapshot.nodes = read_nodes(reader::required_field(root, "", "nodes"));
   std::set<NodeId> ids;
@@ -272,6 +303,8 @@ json to_json(const SnapshotDocument& document) {
     json entry = {
         {"id", node.id},
         {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json(nullptr)},
+        {"baseline_read_latency_ns",
+         node.baseline_read_latency_ns ? json(*node.baseline_read_latency_ns) : json(nullptr)},
         {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json(nullptr)},
         {"distance", std::move(distance)},
     };
@@ -310,6 +343,9 @@ json to_json(const SnapshotDocument& document) {
       {"containers", std::move(containers)},
       {"history", std::move(history)},
   };
+  if (document.snapshot.read_latency_kind) {
+    root["read_latency_kind"] = core::to_string(*document.snapshot.read_latency_kind);
+  }
   if (!document.policy_overrides.empty()) {
     root["config"] = {{"policy", document.policy_overrides}};
   }

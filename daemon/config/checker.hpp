@@ -38,6 +38,8 @@ class Checker {
   bool check(const std::string&, bool, Bound) { return true; }
   bool check(const std::string&, const std::vector<std::string>&, Bound) { return true; }
   bool check(const std::string&, const std::optional<std::vector<NodeId>>&, Bound) { return true; }
+  // Read from its name, so an unknown mode was reported by the reader.
+  bool check(const std::string&, core::ThresholdMode, Bound) { return true; }
 
   void one_of(const std::string& key, std::string_view value,
               std::span<const std::string_view> allowed);

@@ -49,6 +49,10 @@ nlohmann::json value_json(const std::optional<std::vector<NodeId>>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json("auto");
 }
 
+nlohmann::json value_json(core::ThresholdMode mode) {
+  return core::to_string(mode);
+}
+
 nlohmann::json policy_json(const core::PolicyConfig& policy) {
   return section_json(policy_keys(), policy);
 }

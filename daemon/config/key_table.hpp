@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/threshold_mode.hpp"
 
 namespace nb::config {
 
@@ -34,11 +35,16 @@ enum class Bound {
 };
 
 // A member of S, by its type: the kinds a config key can have. `unsigned` is a file mode written
-// as an octal string; an optional size or node list is unset when written "auto".
+// as an octal string; an optional size or node list is unset when written "auto"; a threshold
+// mode is written by its name.
 template <typename S>
-using Member = std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
-                            std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
-                            unsigned S::*, std::optional<std::vector<NodeId>> S::*>;
+using Member =
+    std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
+                 std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
+                 unsigned S::*, std::optional<std::vector<NodeId>> S::*, core::ThresholdMode S::*>;
+
+// The names a threshold mode is written as, in the order the docs explain them.
+inline constexpr std::string_view kThresholdModeNames[] = {"auto", "absolute", "relative"};
 
 template <typename S>
 struct Key {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "base/parse_units.hpp"
+#include "daemon/config/checker.hpp"
 
 namespace nb::config {
 namespace {
@@ -164,6 +165,21 @@ void Section::read(std::string_view name, unsigned& out) {
     fail(name, R"(must be at most "0777")");
   } else {
     out = mode;
+  }
+}
+
+void Section::read(std::string_view name, core::ThresholdMode& out) {
+  const toml::node* node = find(name);
+  if (node == nullptr) {
+    return;
+  }
+  auto text = node->value_exact<std::string>();
+  if (!text) {
+    wrong_type(name, *node, one_of_message(kThresholdModeNames));
+  } else if (auto mode = core::threshold_mode_from(*text)) {
+    out = *mode;
+  } else {
+    fail(name, fmt::format(R"({}, not "{}")", one_of_message(kThresholdModeNames), *text));
   }
 }
 

@@ -41,6 +41,8 @@ class Section {
   void read(std::string_view name, unsigned& out);
   // "auto" (reset) or an array of node ids.
   void read(std::string_view name, std::optional<std::vector<NodeId>>& out);
+  // One of kThresholdModeNames.
+  void read(std::string_view name, core::ThresholdMode& out);
 
   // A sub-table; nullptr when absent or not a table (then a problem is reported).
   const toml::table* table(std::string_view name);

@@ -33,6 +33,23 @@ void grace_within_force(const core::PolicyConfig& policy, Checker& check) {
   }
 }
 
+// A ratio of 1 would call a node at its own idle latency pressured; grace above force would make
+// grace unreachable.
+void latency_ratios_ordered(const core::PolicyConfig& policy, Checker& check) {
+  auto usable = [](double value) { return std::isfinite(value) && value > 0; };
+  if (!usable(policy.grace_latency_ratio)) {
+    return;
+  }
+  if (policy.grace_latency_ratio <= 1) {
+    check.fail("policy.grace_latency_ratio",
+               fmt::format("must be above 1, got {}", policy.grace_latency_ratio));
+  } else if (usable(policy.force_latency_ratio) &&
+             policy.grace_latency_ratio > policy.force_latency_ratio) {
+    check.fail("policy.grace_latency_ratio",
+               fmt::format("must not exceed force_latency_ratio ({})", policy.force_latency_ratio));
+  }
+}
+
 void medium_below_high(const core::PolicyConfig& policy, Checker& check) {
   auto ratio = [](double value) { return value > 0 && value <= 1; };
   if (ratio(policy.bandwidth_high_ratio) && ratio(policy.bandwidth_medium_ratio) &&
@@ -81,6 +98,7 @@ void supported_pools_named(const core::PolicyConfig& policy, Checker& check) {
 void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
   check_keys(policy_keys(), policy, "policy", check,
              {{"force_read_latency_ns", grace_within_force},
+              {"force_latency_ratio", latency_ratios_ordered},
               {"bandwidth_medium_ratio", medium_below_high},
               {"reclaim_round_enough_bytes", minimums_within_maximums},
               {"supported_pools", supported_pools_named}});

@@ -14,6 +14,7 @@ core::Decision ready_decision() {
   core::Decision decision;
   decision.status = core::DecisionStatus::ready;
   decision.level = core::PressureLevel::force;
+  decision.thresholds = core::ThresholdMode::absolute;
   decision.bandwidth_level = core::BandwidthLevel::high;
   decision.source_node = 0;
   decision.dest_nodes = {1, 3};
@@ -28,7 +29,8 @@ core::Decision ready_decision() {
 // The decision example of issue 3, field for field.
 TEST(DecisionJson, PrintsTheIssueShape) {
   EXPECT_EQ(to_json(ready_decision()), json::parse(R"({
-    "status": "ready", "reason": "", "level": "force", "bandwidth_level": "high",
+    "status": "ready", "reason": "", "level": "force", "thresholds": "absolute",
+    "bandwidth_level": "high",
     "bandwidth_pressure": false, "source_node": 0, "dest_nodes": [1, 3],
     "migrate": [ {"id": "batch.slice/job-7.scope", "bytes_on_source": 1073741824, "dest_nodes": [1]} ],
     "evict": [ {"id": "batch.slice/job-9.scope", "bytes_on_source": 2147483648} ],
@@ -43,6 +45,7 @@ TEST(DecisionJson, UncomputedFieldsAreNull) {
   const json printed = to_json(decision);
   EXPECT_TRUE(printed["bandwidth_level"].is_null());
   EXPECT_TRUE(printed["source_node"].is_null());
+  EXPECT_TRUE(printed["thresholds"].is_null());
   EXPECT_EQ(printed["status"], "no_metrics");
   EXPECT_EQ(printed["level"], "none");
   EXPECT_EQ(printed["migrate"], json::array());
@@ -73,6 +76,32 @@ TEST(DecisionJson, RoundTrips) {
   EXPECT_EQ(parsed->explanation, ready_decision().explanation);
 }
 
+TEST(DecisionJson, RelativeCalibratingAndAbsentThresholdsRoundTrip) {
+  core::Decision relative = ready_decision();
+  relative.thresholds = core::ThresholdMode::relative;
+  core::Decision calibrating;
+  calibrating.status = core::DecisionStatus::calibrating;
+  calibrating.reason = "no baseline for node 1";
+  for (const core::Decision& decision : {relative, calibrating}) {
+    const json printed = to_json(decision);
+    auto parsed = decision_from_json(printed);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+    EXPECT_EQ(parsed->thresholds, decision.thresholds);
+    EXPECT_EQ(parsed->status, decision.status);
+    EXPECT_EQ(to_json(*parsed), printed);
+  }
+  EXPECT_EQ(to_json(relative)["thresholds"], "relative");
+  EXPECT_EQ(to_json(calibrating)["status"], "calibrating");
+}
+
+TEST(DecisionJson, DecisionWithoutThresholdsFromAnOlderDaemonReads) {
+  json printed = to_json(ready_decision());
+  printed.erase("thresholds");
+  auto parsed = decision_from_json(printed);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_FALSE(parsed->thresholds.has_value());
+}
+
 struct BadDecision {
   const char* name;
   std::function<void(json&)> change;
@@ -94,7 +123,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadDecision{"UnknownStatus", [](json& d) { d["status"] = "done"; },
                     "status: unknown value \"done\" (expected one of ready, idle, cooldown, "
-                    "no_metrics, failed)"},
+                    "no_metrics, calibrating, failed)"},
+        BadDecision{"AutoThresholds", [](json& d) { d["thresholds"] = "auto"; },
+                    "thresholds: unknown value \"auto\" (expected one of absolute, relative)"},
+        BadDecision{"ThresholdsOfWrongType", [](json& d) { d["thresholds"] = 1.5; },
+                    "thresholds: expected a string, got number"},
         BadDecision{"MissingLevel", [](json& d) { d.erase("level"); }, "level: missing"},
         BadDecision{"NegativeBytes", [](json& d) { d["migrate"][0]["bytes_on_source"] = -1; },
                     "migrate[0].bytes_on_source: must not be negative, got -1"},

@@ -52,6 +52,34 @@ TEST(PolicyOverrides, DurationsAreDurationStrings) {
   EXPECT_EQ(policy->ping_pong_window, 1h);
 }
 
+TEST(PolicyOverrides, ThresholdModeAndLatencyRatios) {
+  auto policy = apply_policy_overrides({}, {{"threshold_mode", "relative"},
+                                            {"grace_latency_ratio", 1.2},
+                                            {"force_latency_ratio", 2},
+                                            {"grace_latency_gap_ratio", 0}});
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->threshold_mode, core::ThresholdMode::relative);
+  EXPECT_EQ(policy->grace_latency_ratio, 1.2);
+  EXPECT_EQ(policy->force_latency_ratio, 2.0);
+  EXPECT_EQ(policy->grace_latency_gap_ratio, 0.0);
+  for (auto mode : {core::ThresholdMode::automatic, core::ThresholdMode::absolute}) {
+    auto named = apply_policy_overrides({}, {{"threshold_mode", core::to_string(mode)}});
+    ASSERT_TRUE(named.ok()) << named.error().message();
+    EXPECT_EQ(named->threshold_mode, mode);
+  }
+}
+
+TEST(PolicyOverrides, ThresholdModeIsWrittenByItsName) {
+  core::PolicyConfig policy;
+  policy.threshold_mode = core::ThresholdMode::relative;
+  const json written = policy_overrides_json(policy);
+  EXPECT_EQ(written["threshold_mode"], "relative");
+  EXPECT_EQ(written["grace_latency_ratio"], 1.3);
+  auto read_back = apply_policy_overrides({}, written);
+  ASSERT_TRUE(read_back.ok()) << read_back.error().message();
+  EXPECT_EQ(read_back->threshold_mode, core::ThresholdMode::relative);
+}
+
 struct BadOverride {
   const char* name;
   json overrides;
@@ -98,6 +126,29 @@ INSTANTIATE_TEST_SUITE_P(
         BadOverride{"DurationWithoutUnit",
                     {{"min_interval", "30"}},
                     "config.policy.min_interval: invalid duration \"30\""},
+        BadOverride{"UnknownThresholdMode",
+                    {{"threshold_mode", "ratio"}},
+                    "config.policy.threshold_mode: must be one of auto, absolute, relative, not "
+                    "\"ratio\""},
+        BadOverride{"ThresholdModeNotAString",
+                    {{"threshold_mode", 1}},
+                    "config.policy.threshold_mode: expected a string, got number"},
+        BadOverride{"GraceLatencyRatioAtOne",
+                    {{"grace_latency_ratio", 1}},
+                    "config.policy.grace_latency_ratio: must be above 1, got 1"},
+        BadOverride{"GraceLatencyRatioAboveForce",
+                    {{"grace_latency_ratio", 1.4}, {"force_latency_ratio", 1.35}},
+                    "config.policy.grace_latency_ratio: must not exceed force_latency_ratio "
+                    "(1.35)"},
+        BadOverride{"ForceLatencyRatioZero",
+                    {{"force_latency_ratio", 0}},
+                    "config.policy.force_latency_ratio: must be positive"},
+        BadOverride{"NegativeLatencyGapRatio",
+                    {{"grace_latency_gap_ratio", -0.4}},
+                    "config.policy.grace_latency_gap_ratio: must not be negative"},
+        BadOverride{"LatencyRatioAsString",
+                    {{"grace_latency_ratio", "1.3"}},
+                    "config.policy.grace_latency_ratio: expected a number, got string"},
         BadOverride{"PoolNameNotAString",
                     {{"supported_pools", {"share", 3}}},
                     "config.policy.supported_pools[1]: expected a string, got number"}),

@@ -114,6 +114,70 @@ TEST(SnapshotJson, AbsentMetricsPrintAsNull) {
   EXPECT_TRUE(printed["nodes"][0]["bandwidth_gbps"].is_null());
 }
 
+TEST(SnapshotJson, AbsentKindAndBaselinesStayAbsent) {
+  auto parsed = parse(example());
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_FALSE(parsed->snapshot.read_latency_kind.has_value());
+  EXPECT_EQ(parsed->snapshot.latency_kind(), core::LatencyKind::memory_controller_queue);
+  EXPECT_FALSE(parsed->snapshot.nodes[0].baseline_read_latency_ns.has_value());
+  const json printed = to_json(*parsed);
+  EXPECT_FALSE(printed.contains("read_latency_kind"));
+  EXPECT_TRUE(printed["nodes"][0]["baseline_read_latency_ns"].is_null());
+}
+
+TEST(SnapshotJson, NullBaselineIsAbsent) {
+  json document = example();
+  document["nodes"][0]["baseline_read_latency_ns"] = nullptr;
+  auto parsed = parse(document);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_FALSE(parsed->snapshot.nodes[0].baseline_read_latency_ns.has_value());
+}
+
+TEST(SnapshotJson, CarriesThresholdOverridesThroughConfigPolicy) {
+  json document = example();
+  document["config"]["policy"] = {{"threshold_mode", "relative"}, {"force_latency_ratio", 1.6}};
+  auto parsed = parse(document);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  auto policy = apply_policy_overrides({}, parsed->policy_overrides);
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  EXPECT_EQ(policy->threshold_mode, core::ThresholdMode::relative);
+  EXPECT_EQ(policy->force_latency_ratio, 1.6);
+  EXPECT_EQ(to_json(*parsed)["config"]["policy"]["threshold_mode"], "relative");
+}
+
+struct KindCase {
+  const char* name;
+  core::LatencyKind kind;
+};
+
+class SnapshotJsonKinds : public ::testing::TestWithParam<KindCase> {};
+
+TEST_P(SnapshotJsonKinds, KindAndBaselinesRoundTrip) {
+  json document = example();
+  document["read_latency_kind"] = GetParam().name;
+  document["nodes"][0]["baseline_read_latency_ns"] = 92.0;
+  document["nodes"][1]["baseline_read_latency_ns"] = 141.5;
+  auto parsed = parse(document);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->snapshot.read_latency_kind, GetParam().kind);
+  EXPECT_EQ(parsed->snapshot.nodes[0].baseline_read_latency_ns, 92.0);
+  EXPECT_EQ(parsed->snapshot.nodes[1].baseline_read_latency_ns, 141.5);
+  const json printed = to_json(*parsed);
+  EXPECT_EQ(printed["read_latency_kind"], GetParam().name);
+  EXPECT_EQ(printed["nodes"][1]["baseline_read_latency_ns"], 141.5);
+  auto again = parse(printed);
+  ASSERT_TRUE(again.ok()) << again.error().message();
+  EXPECT_EQ(to_json(*again), printed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, SnapshotJsonKinds,
+                         ::testing::Values(KindCase{"memory_controller_queue",
+                                                    core::LatencyKind::memory_controller_queue},
+                                           KindCase{"cache_miss", core::LatencyKind::cache_miss},
+                                           KindCase{"load_to_use", core::LatencyKind::load_to_use},
+                                           KindCase{"external", core::LatencyKind::external}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 struct BadCase {
   const char* name;
   std::function<void(json&)> change;
@@ -152,6 +216,20 @@ INSTANTIATE_TEST_SUITE_P(
                 "nodes[0].read_latency_ns: expected a number, got string"},
         BadCase{"NegativeLatency", [](json& d) { d["nodes"][0]["read_latency_ns"] = -3.5; },
                 "nodes[0].read_latency_ns: must not be negative, got -3.5"},
+        BadCase{"UnknownLatencyKind", [](json& d) { d["read_latency_kind"] = "queue"; },
+                "read_latency_kind: unknown latency kind \"queue\" (one of "
+                "memory_controller_queue, cache_miss, load_to_use, external)"},
+        BadCase{"LatencyKindOfWrongType", [](json& d) { d["read_latency_kind"] = 3; },
+                "read_latency_kind: expected a string, got number"},
+        BadCase{"ZeroBaseline", [](json& d) { d["nodes"][1]["baseline_read_latency_ns"] = 0; },
+                "nodes[1].baseline_read_latency_ns: a baseline is a latency above 0 ns, got 0"},
+        BadCase{"NegativeBaseline",
+                [](json& d) { d["nodes"][0]["baseline_read_latency_ns"] = -92.5; },
+                "nodes[0].baseline_read_latency_ns: a baseline is a latency above 0 ns, got "
+                "-92.5"},
+        BadCase{"BaselineOfWrongType",
+                [](json& d) { d["nodes"][0]["baseline_read_latency_ns"] = "92"; },
+                "nodes[0].baseline_read_latency_ns: expected a number, got string"},
         BadCase{"FractionalNodeId", [](json& d) { d["nodes"][1]["id"] = 1.5; },
                 "nodes[1].id: expected an integer, got 1.5"},
         BadCase{"NegativeNodeId", [](json& d) { d["nodes"][1]["id"] = -1; },
@@ -205,6 +283,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"PolicyValueOfWrongType",
                 [](json& d) { d["config"]["policy"]["grace_gap_ratio"] = "high"; },
                 "config.policy.grace_gap_ratio: expected a number, got string"},
+        BadCase{"UnknownThresholdModeOverride",
+                [](json& d) { d["config"]["policy"]["threshold_mode"] = "ratio"; },
+                "config.policy.threshold_mode: must be one of auto, absolute, relative, not "
+                "\"ratio\""},
         BadCase{"MetaNotAnObject", [](json& d) { d["meta"] = json::array(); },
                 "meta: expected an object, got array"}),
     [](const auto& info) { return std::string(info.param.name); });

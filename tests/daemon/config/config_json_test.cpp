@@ -81,9 +81,12 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     "container_max_bytes": "10GiB",
     "container_min_bytes": "128MiB",
     "force_gap_ratio": 0.2,
+    "force_latency_ratio": 1.5,
     "force_read_latency_ns": 80.0,
     "grace_gap_ratio": 0.15,
     "grace_latency_gap_ns": 40.0,
+    "grace_latency_gap_ratio": 0.4,
+    "grace_latency_ratio": 1.3,
     "grace_max_distance": 19,
     "grace_read_latency_ns": 70.0,
     "migrate_threshold": 0.7,
@@ -97,7 +100,8 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     "round_max_bytes": "12GiB",
     "supported_pools": [
       "share"
-    ]
+    ],
+    "threshold_mode": "auto"
   },
   "pool": []
 })json");

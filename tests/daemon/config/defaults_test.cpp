@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/parse_units.hpp"
+#include "core/threshold_mode.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/config/validate.hpp"
 #include "tests/daemon/config/registered_names.hpp"
@@ -78,6 +79,14 @@ const std::vector<Field>& all_fields() {
        [](const Config& c) { return text(c.policy.force_read_latency_ns); }},
       {"policy.grace_latency_gap_ns",
        [](const Config& c) { return text(c.policy.grace_latency_gap_ns); }},
+      {"policy.threshold_mode",
+       [](const Config& c) { return text(std::string(core::to_string(c.policy.threshold_mode))); }},
+      {"policy.grace_latency_ratio",
+       [](const Config& c) { return text(c.policy.grace_latency_ratio); }},
+      {"policy.force_latency_ratio",
+       [](const Config& c) { return text(c.policy.force_latency_ratio); }},
+      {"policy.grace_latency_gap_ratio",
+       [](const Config& c) { return text(c.policy.grace_latency_gap_ratio); }},
       {"policy.grace_max_distance",
        [](const Config& c) { return text(c.policy.grace_max_distance); }},
       {"policy.grace_gap_ratio", [](const Config& c) { return text(c.policy.grace_gap_ratio); }},
@@ -174,6 +183,10 @@ TEST(ConfigDefaults, DocumentedDefaultsAreTheStructDefaults) {
       {"policy.grace_read_latency_ns", text(70.0)},
       {"policy.force_read_latency_ns", text(80.0)},
       {"policy.grace_latency_gap_ns", text(40.0)},
+      {"policy.threshold_mode", "\"auto\""},
+      {"policy.grace_latency_ratio", text(1.3)},
+      {"policy.force_latency_ratio", text(1.5)},
+      {"policy.grace_latency_gap_ratio", text(0.4)},
       {"policy.grace_max_distance", "19"},
       {"policy.grace_gap_ratio", text(0.15)},
       {"policy.force_gap_ratio", text(0.2)},

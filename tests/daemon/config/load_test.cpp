@@ -106,6 +106,10 @@ grace_gap_ratio = 0.25
 supported_pools = ["share", "latency"]
 round_max_bytes = "1TiB"
 ping_pong_window = "1h"
+threshold_mode = "relative"
+grace_latency_ratio = 1.2
+force_latency_ratio = 2
+grace_latency_gap_ratio = 0
 [[pool]]
 name = "share"
 cgroups = ["system.slice/*.service"]
@@ -134,6 +138,10 @@ exec = ["/usr/sbin/evict", "--now"]
   EXPECT_EQ(config.policy.supported_pools, (std::vector<std::string>{"share", "latency"}));
   EXPECT_EQ(config.policy.round_max_bytes, 1024 * kGiB);
   EXPECT_EQ(config.policy.ping_pong_window, 1h);
+  EXPECT_EQ(config.policy.threshold_mode, core::ThresholdMode::relative);
+  EXPECT_EQ(config.policy.grace_latency_ratio, 1.2);
+  EXPECT_EQ(config.policy.force_latency_ratio, 2.0);
+  EXPECT_EQ(config.policy.grace_latency_gap_ratio, 0.0);
   ASSERT_EQ(config.pools.size(), 2u);
   EXPECT_EQ(config.pools[0].nodes, (std::vector<NodeId>{0, 2}));
   EXPECT_EQ(config.pools[1].nodes, std::nullopt);

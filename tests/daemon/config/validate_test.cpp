@@ -121,6 +121,35 @@ INSTANTIATE_TEST_SUITE_P(
     case_name);
 
 INSTANTIATE_TEST_SUITE_P(
+    RelativeThresholds, ConfigRule,
+    ::testing::Values(RuleCase{"GraceRatioAtOne", "[policy]\ngrace_latency_ratio = 1.0\n",
+                               "policy.grace_latency_ratio", "must be above 1, got 1", 2, 1},
+                      RuleCase{"GraceRatioBelowOne", "[policy]\ngrace_latency_ratio = 0.9\n",
+                               "policy.grace_latency_ratio", "must be above 1, got 0.9", 2, 1},
+                      RuleCase{"GraceRatioAboveForce", "[policy]\ngrace_latency_ratio = 1.6\n",
+                               "policy.grace_latency_ratio",
+                               "must not exceed force_latency_ratio (1.5)", 2, 1},
+                      RuleCase{"ForceRatioBelowGrace",
+                               "[policy]\ngrace_latency_ratio = 1.4\nforce_latency_ratio = 1.2\n",
+                               "policy.grace_latency_ratio",
+                               "must not exceed force_latency_ratio (1.2)", 2, 1},
+                      RuleCase{"GraceRatioNegative", "[policy]\ngrace_latency_ratio = -1.3\n",
+                               "policy.grace_latency_ratio", "must be positive", 2, 1},
+                      RuleCase{"ForceRatioZero", "[policy]\nforce_latency_ratio = 0\n",
+                               "policy.force_latency_ratio", "must be positive", 2, 1},
+                      RuleCase{"ForceRatioNotANumber", "[policy]\nforce_latency_ratio = nan\n",
+                               "policy.force_latency_ratio", "must be positive", 2, 1},
+                      RuleCase{"NegativeGapRatio", "[policy]\ngrace_latency_gap_ratio = -0.1\n",
+                               "policy.grace_latency_gap_ratio", "must not be negative", 2, 1},
+                      RuleCase{"UnknownThresholdMode", "[policy]\nthreshold_mode = \"ratio\"\n",
+                               "policy.threshold_mode",
+                               "must be one of auto, absolute, relative, not \"ratio\"", 2, 1},
+                      RuleCase{"ThresholdModeOfWrongType", "[policy]\nthreshold_mode = 1\n",
+                               "policy.threshold_mode",
+                               "must be one of auto, absolute, relative, not an integer", 2, 1}),
+    case_name);
+
+INSTANTIATE_TEST_SUITE_P(
     Durations, ConfigRule,
     ::testing::Values(
         RuleCase{"ZeroInterval", "[daemon]\ninterval = \"0s\"\n", "daemon.interval",
