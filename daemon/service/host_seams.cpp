@@ -1,5 +1,7 @@
 #include "daemon/service/host_seams.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 #include <mutex>
 
@@ -8,6 +10,7 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/host_scanner.hpp"
 #include "daemon/service/extension_names.hpp"
+#include "daemon/service/threshold_note.hpp"
 
 namespace nb::service {
 
@@ -21,12 +24,16 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   // The scanner keeps its metric providers between rounds; a reload replaces it. Scans run on
   // the round's worker thread while a reload runs on the loop thread, so the scan holds its own
   // reference: a replaced scanner lives until the scan that uses it returns.
+  // The threshold note is said once per scanner, that is per configuration, not every round.
   struct CurrentScanner {
     std::mutex mutex;
     std::shared_ptr<host::HostScanner> scanner;
+    core::ThresholdMode threshold_mode;
+    ThresholdWarning warning;
   };
   auto current = std::make_shared<CurrentScanner>();
   current->scanner = std::make_shared<host::HostScanner>(host_root, config);
+  current->threshold_mode = config.policy.threshold_mode;
   auto proc_root = host_root / "proc";
   auto sys_root = host_root / "sys";
 
@@ -37,7 +44,16 @@ Result<DaemonSeams> host_seams(const config::Config& config,
       std::lock_guard lock(current->mutex);
       scanner = current->scanner;
     }
-    return scanner->scan(now);
+    auto scanned = scanner->scan(now);
+    std::optional<std::string> note;
+    if (scanned) {
+      std::lock_guard lock(current->mutex);
+      note = current->warning.after_scan(current->threshold_mode, scanned->report);
+    }
+    if (note) {
+      spdlog::warn("{}", *note);
+    }
+    return scanned;
   };
   seams.decide = [](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
                     const core::History& history,
@@ -49,6 +65,8 @@ Result<DaemonSeams> host_seams(const config::Config& config,
     auto replacement = std::make_shared<host::HostScanner>(host_root, next);
     std::lock_guard lock(current->mutex);
     current->scanner = std::move(replacement);
+    current->threshold_mode = next.policy.threshold_mode;
+    current->warning.rearm();
   };
   seams.container_dir = [shared_layout](std::string_view id) {
     return shared_layout->container_dir(id);
