@@ -1,6 +1,7 @@
 #include "daemon/metrics/replay_rule.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <system_error>
 
 namespace nb::metrics {

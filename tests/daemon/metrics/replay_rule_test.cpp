@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "daemon/metrics/source.hpp"
 #include "tests/daemon/metrics/topology.hpp"
 #include "tests/support/temp_tree.hpp"
