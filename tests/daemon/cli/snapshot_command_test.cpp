@@ -215,9 +215,11 @@ TEST(SnapshotCommand, AFileProviderUnderHostRootAnswersWithItsKind) {
   make_fake_host(host);
   const auto metrics =
       host.make_file("run/metrics.json", "{\"time\": " + std::to_string(std::time(nullptr)) +
-                                             R"(, "nodes": [{"id": 0, "read_latency_ns": 95},
-      {"id": 1, "read_latency_ns": 120}, {"id": 2, "read_latency_ns": 130},
-      {"id": 4, "read_latency_ns": 180}]})");
+                                             R"(, "nodes": [
+      {"id": 0, "read_latency_ns": 95, "bandwidth_gbps": 10},
+      {"id": 1, "read_latency_ns": 120, "bandwidth_gbps": 10},
+      {"id": 2, "read_latency_ns": 130, "bandwidth_gbps": 10},
+      {"id": 4, "read_latency_ns": 180, "bandwidth_gbps": 10}]})");
   const auto config = scratch.make_file("config.toml", R"(
 [[pool]]
 name = "share"
@@ -225,7 +227,7 @@ cgroups = ["kubepods/**"]
 
 [metrics]
 latency = "file"
-bandwidth = "none"
+bandwidth = "file"
 
 [metrics.file]
 path = ")" + metrics.string() + "\"\n");
