@@ -24,31 +24,39 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   // The scanner keeps its metric providers between rounds; a reload replaces it. Scans run on
   // the round's worker thread while a reload runs on the loop thread, so the scan holds its own
   // reference: a replaced scanner lives until the scan that uses it returns.
-  // The threshold note is said once per scanner, that is per configuration, not every round.
+  // The threshold note is said once per scanner, that is per configuration, not every round; a
+  // scan still running on a replaced scanner reports to that scanner's warning, not the new one.
+  struct Configured {
+    std::shared_ptr<host::HostScanner> scanner;
+    core::ThresholdMode threshold_mode = core::ThresholdMode::automatic;
+    std::shared_ptr<ThresholdWarning> warning;
+  };
   struct CurrentScanner {
     std::mutex mutex;
-    std::shared_ptr<host::HostScanner> scanner;
-    core::ThresholdMode threshold_mode;
-    ThresholdWarning warning;
+    Configured configured;
+  };
+  auto configure = [host_root](const config::Config& next) {
+    return Configured{.scanner = std::make_shared<host::HostScanner>(host_root, next),
+                      .threshold_mode = next.policy.threshold_mode,
+                      .warning = std::make_shared<ThresholdWarning>()};
   };
   auto current = std::make_shared<CurrentScanner>();
-  current->scanner = std::make_shared<host::HostScanner>(host_root, config);
-  current->threshold_mode = config.policy.threshold_mode;
+  current->configured = configure(config);
   auto proc_root = host_root / "proc";
   auto sys_root = host_root / "sys";
 
   DaemonSeams seams;
   seams.scan = [current](TimePoint now) {
-    std::shared_ptr<host::HostScanner> scanner;
+    Configured configured;
     {
       std::lock_guard lock(current->mutex);
-      scanner = current->scanner;
+      configured = current->configured;
     }
-    auto scanned = scanner->scan(now);
+    auto scanned = configured.scanner->scan(now);
     std::optional<std::string> note;
     if (scanned) {
       std::lock_guard lock(current->mutex);
-      note = current->warning.after_scan(current->threshold_mode, scanned->report);
+      note = configured.warning->after_scan(configured.threshold_mode, scanned->report);
     }
     if (note) {
       spdlog::warn("{}", *note);
@@ -61,12 +69,10 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   seams.load_config = [](const std::filesystem::path& path) {
     return config::load_config_file(path, extension_names());
   };
-  seams.reconfigure = [current, host_root](const config::Config& next) {
-    auto replacement = std::make_shared<host::HostScanner>(host_root, next);
+  seams.reconfigure = [current, configure](const config::Config& next) {
+    auto replacement = configure(next);
     std::lock_guard lock(current->mutex);
-    current->scanner = std::move(replacement);
-    current->threshold_mode = next.policy.threshold_mode;
-    current->warning.rearm();
+    current->configured = std::move(replacement);
   };
   seams.container_dir = [shared_layout](std::string_view id) {
     return shared_layout->container_dir(id);
