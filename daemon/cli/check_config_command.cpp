@@ -17,8 +17,15 @@ int run_check_config(const GlobalOptions& global) {
   config::ConfigLoad load =
       config::load_config_file(global.check_config_path, service::extension_names());
   if (!load.ok()) {
+    bool about_a_key = false;
     for (const config::ConfigProblem& problem : load.problems) {
       std::cout << problem.to_string() << '\n';
+      about_a_key = about_a_key || !problem.key.empty();
+    }
+    // stdout stays one line per problem, for scripts; the pointer is for the person reading.
+    if (about_a_key) {
+      std::cerr << "numabalancerd --check-config: numabalancer.toml(5) describes every key, "
+                   "the values it accepts and its default\n";
     }
     return 2;
   }

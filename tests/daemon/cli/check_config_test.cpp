@@ -1,6 +1,6 @@
 // `numabalancerd --check-config FILE`, run as an operator runs it.
 
-#include <fcntl.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,25 +14,42 @@
 
 namespace {
 
+using ::testing::HasSubstr;
+using ::testing::Not;
+
 struct Outcome {
   int exit_code = -1;
   std::string out;
+  std::string err;
 };
 
-// Runs numabalancerd with `args`; stdout is captured, stderr discarded.
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[4096];
+  ssize_t count = 0;
+  while ((count = ::read(fd, buffer, sizeof buffer)) > 0) {
+    text.append(buffer, static_cast<std::size_t>(count));
+  }
+  ::close(fd);
+  return text;
+}
+
+// Runs numabalancerd with `args`, capturing stdout and stderr. stderr is read after stdout's end:
+// --check-config writes a few lines there, far below a pipe's buffer.
 Outcome run_numabalancerd(const std::vector<std::string>& args) {
   std::string binary = NB_BINARY_DIR "/numabalancerd";
   int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) {
+  int err_fds[2];
+  if (::pipe(pipe_fds) != 0 || ::pipe(err_fds) != 0) {
     ADD_FAILURE() << "pipe failed";
     return {};
   }
   pid_t pid = ::fork();
   if (pid == 0) {
     ::dup2(pipe_fds[1], STDOUT_FILENO);
-    int null_fd = ::open("/dev/null", O_WRONLY);
-    ::dup2(null_fd, STDERR_FILENO);
+    ::dup2(err_fds[1], STDERR_FILENO);
     ::close(pipe_fds[0]);
+    ::close(err_fds[0]);
     std::vector<char*> argv{binary.data()};
     std::vector<std::string> copies = args;
     for (std::string& arg : copies) {
@@ -43,13 +60,10 @@ Outcome run_numabalancerd(const std::vector<std::string>& args) {
     ::_exit(127);
   }
   ::close(pipe_fds[1]);
+  ::close(err_fds[1]);
   Outcome run;
-  char buffer[4096];
-  ssize_t count = 0;
-  while ((count = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) {
-    run.out.append(buffer, static_cast<std::size_t>(count));
-  }
-  ::close(pipe_fds[0]);
+  run.out = read_all(pipe_fds[0]);
+  run.err = read_all(err_fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -90,6 +104,7 @@ TEST(CheckConfig, FiveMistakesPrintFiveLinesWithKeyAndLineAndExitTwo) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     EXPECT_EQ(lines[i].rfind(expected_starts[i], 0), 0u) << lines[i];
   }
+  EXPECT_THAT(run.err, HasSubstr("numabalancer.toml(5) describes every key"));
 }
 
 TEST(CheckConfig, MissingFileIsAnErrorWithExitTwo) {
@@ -98,6 +113,8 @@ TEST(CheckConfig, MissingFileIsAnErrorWithExitTwo) {
   Outcome run = run_numabalancerd({"--check-config", path});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.out, "cannot read " + path + ": No such file or directory\n");
+  // No key is at fault, so the man page has nothing to add.
+  EXPECT_THAT(run.err, Not(HasSubstr("numabalancer.toml(5)")));
 }
 
 TEST(CheckConfig, SyntaxErrorIsReportedWithItsLine) {
