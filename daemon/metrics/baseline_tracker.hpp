@@ -40,8 +40,8 @@ std::string_view to_string(BaselineSource source);
 // node needs before it learns one.
 struct NodeBaseline {
   NodeId node = 0;
-  std::optional<double> read_latency_ns;
-  std::optional<BaselineSource> source;
+  std::optional<double> read_latency_ns = std::nullopt;
+  std::optional<BaselineSource> source = std::nullopt;
   std::size_t samples = 0;         // readings in the window
   std::size_t samples_needed = 0;  // 0 once learned or configured
 
