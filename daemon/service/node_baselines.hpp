@@ -2,8 +2,8 @@
 // The daemon's side of baselines (daemon/metrics/baseline_tracker.hpp): each round it records
 // the latency of every node the provider answered for, under that provider and kind, and fills
 // each node's baseline_read_latency_ns in the snapshot the policy sees (configured first). The
-// readings go to the state file with the rounds, at stop, and every kSaveEvery while the rounds
-// themselves give no reason to save, so that a restart learns on where it left off.
+// readings go to the state file with the rounds, at stop, and every kBaselineSaveEvery while the
+// rounds themselves give no reason to save, so that a restart learns on where it left off.
 
 #include <nlohmann/json.hpp>
 #include <optional>
