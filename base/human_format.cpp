@@ -52,6 +52,8 @@ std::string format_bytes(double bytes, ByteDigits digits) {
     text = without_trailing_zeros(fixed(value, 0));
   } else if (digits == ByteDigits::one_fixed) {
     text = fixed(value, 1);
+  } else if (digits == ByteDigits::two_fixed_from_gib) {
+    text = fixed(value, unit >= 3 ? 2 : 1);
   } else {
     // Rounded half away from zero first, so that 1.125 reads 1.13 whatever its binary form.
     text = format_number(static_cast<double>(std::llround(value * 100)) / 100);

@@ -10,8 +10,9 @@
 namespace nb {
 
 // How a size shows its fraction: prose drops trailing zeros ("128 MiB", "1.25 GiB"); a table
-// column keeps one digit so that values line up ("128.0 MiB", "1.2 GiB").
-enum class ByteDigits { trimmed, one_fixed };
+// column keeps one digit so that values line up ("128.0 MiB", "1.2 GiB"); a progress line keeps
+// two digits from GiB up ("128.0 MiB", "1.25 GiB") so that a job of many GiB visibly moves.
+enum class ByteDigits { trimmed, one_fixed, two_fixed_from_gib };
 
 std::string format_number(double value);  // at most 3 decimals, none trailing: 72, 109.25, 0.625
 std::string format_bytes(double bytes, ByteDigits digits = ByteDigits::trimmed);

@@ -14,12 +14,20 @@ endfunction()
 # A gtest binary per test folder, each test registered with ctest on its own.
 # Suites are labelled "unit" unless the call passes LABEL integration (real daemon processes,
 # sockets and timing), which the sanitizer stage leaves out.
+# ONLY and EXCEPT (regular expressions over the paths) split one folder into two suites, so that
+# its pure tests run in the sanitizer stage and its process-level ones do not.
 function(nb_add_test_suite name dir)
-  cmake_parse_arguments(suite "" "LABEL" "" ${ARGN})
+  cmake_parse_arguments(suite "" "LABEL;ONLY;EXCEPT" "" ${ARGN})
   if(NOT suite_LABEL)
     set(suite_LABEL unit)
   endif()
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
+  if(suite_ONLY)
+    list(FILTER sources INCLUDE REGEX "${suite_ONLY}")
+  endif()
+  if(suite_EXCEPT)
+    list(FILTER sources EXCLUDE REGEX "${suite_EXCEPT}")
+  endif()
   if(NOT sources)
     return()
   endif()

@@ -12,17 +12,17 @@ constexpr int kLocalDistance = 10;
 
 }  // namespace
 
-BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfig& config) {
-  const Reading& hottest = readings.hottest();
+BandwidthAssessment assess_bandwidth(const Readings& readings, const Reading& pressured,
+                                     const PolicyConfig& config) {
   const Reading& busiest = readings.busiest();
-  if (&hottest == &busiest) {
-    return {BandwidthLevel::high, "node " + std::to_string(hottest.id()) +
+  if (&pressured == &busiest) {
+    return {BandwidthLevel::high, "node " + std::to_string(pressured.id()) +
                                       " also carries the most bandwidth (" +
-                                      format_number(hottest.bandwidth_gbps) + " GB/s)"};
+                                      format_number(pressured.bandwidth_gbps) + " GB/s)"};
   }
-  const double ratio = hottest.bandwidth_gbps / busiest.bandwidth_gbps;
-  const std::string said = "node " + std::to_string(hottest.id()) + " carries " +
-                           format_number(hottest.bandwidth_gbps) + " GB/s, " +
+  const double ratio = pressured.bandwidth_gbps / busiest.bandwidth_gbps;
+  const std::string said = "node " + std::to_string(pressured.id()) + " carries " +
+                           format_number(pressured.bandwidth_gbps) + " GB/s, " +
                            format_number(ratio) + " of node " + std::to_string(busiest.id()) +
                            "'s " + format_number(busiest.bandwidth_gbps) + " GB/s";
   if (ratio > config.bandwidth_high_ratio) {
@@ -37,21 +37,22 @@ BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfi
           said + " <= bandwidth_medium_ratio " + format_number(config.bandwidth_medium_ratio)};
 }
 
-Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLevel level,
-                                          BandwidthLevel bandwidth,
+Refused<Regulation> regulate_by_bandwidth(const Readings& readings, const Reading& pressured,
+                                          PressureLevel level, BandwidthLevel bandwidth,
                                           std::vector<Candidate> by_distance) {
   Regulation regulation;
-  const Reading& hottest = readings.hottest();
   if (bandwidth == BandwidthLevel::high) {
-    regulation.source = &hottest;
+    regulation.source = &pressured;
     regulation.candidates = std::move(by_distance);
-    regulation.why = "memory leaves node " + std::to_string(hottest.id()) +
-                     ", the node with the highest read latency";
+    regulation.why =
+        "memory leaves node " + std::to_string(pressured.id()) +
+        (&pressured == &readings.hottest() ? ", the node with the highest read latency"
+                                           : ", the node furthest above its baseline read latency");
     return regulation;
   }
   if (level == PressureLevel::grace) {
     regulation.cancelled = true;
-    regulation.why = "grace round cancelled: node " + std::to_string(hottest.id()) +
+    regulation.why = "grace round cancelled: node " + std::to_string(pressured.id()) +
                      " is not a high-bandwidth node, so moving its memory would not lower its "
                      "latency";
     return regulation;
@@ -77,10 +78,10 @@ Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLeve
   }
   // The hot node's latency is not real when it carries this little traffic: it becomes the
   // destination, as if it were local to the busiest node.
-  regulation.candidates = {
-      Candidate{hottest.id(), kLocalDistance, hottest.read_latency_ns, hottest.bandwidth_gbps}};
+  regulation.candidates = {Candidate{pressured.id(), kLocalDistance, pressured.read_latency_ns,
+                                     pressured.bandwidth_gbps}};
   regulation.why = "bandwidth pressure: memory leaves node " + std::to_string(busiest.id()) +
-                   " (most bandwidth) for node " + std::to_string(hottest.id()) +
+                   " (most bandwidth) for node " + std::to_string(pressured.id()) +
                    ", whose high latency comes with little traffic";
   return regulation;
 }

@@ -1,7 +1,8 @@
 #pragma once
-// Step 3: the bandwidth of the max-latency node against the busiest node decides where memory
-// leaves from. A latency spike on a node that carries little traffic is usually caused by
-// cross-node access from its CPUs (or, on some AMD parts, faked); moving its memory would not help.
+// Step 3: the bandwidth of the pressured node (the max-latency node, or in relative mode the node
+// furthest above its baseline) against the busiest node decides where memory leaves from. A latency
+// spike on a node that carries little traffic is usually caused by cross-node access from its CPUs
+// (or, on some AMD parts, faked); moving its memory would not help.
 
 #include <string>
 #include <vector>
@@ -17,7 +18,8 @@ struct BandwidthAssessment {
   std::string why;
 };
 
-BandwidthAssessment assess_bandwidth(const Readings& readings, const PolicyConfig& config);
+BandwidthAssessment assess_bandwidth(const Readings& readings, const Reading& pressured,
+                                     const PolicyConfig& config);
 
 struct Regulation {
   bool cancelled = false;  // a grace round on a node that is not high-bandwidth
@@ -27,9 +29,9 @@ struct Regulation {
   std::vector<Candidate> candidates;  // ordered, before the destination filter
 };
 
-// `by_distance` are the candidates seen from the max-latency node.
-Refused<Regulation> regulate_by_bandwidth(const Readings& readings, PressureLevel level,
-                                          BandwidthLevel bandwidth,
+// `by_distance` are the candidates seen from the pressured node.
+Refused<Regulation> regulate_by_bandwidth(const Readings& readings, const Reading& pressured,
+                                          PressureLevel level, BandwidthLevel bandwidth,
                                           std::vector<Candidate> by_distance);
 
 }  // namespace nb::core

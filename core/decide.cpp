@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/bandwidth.hpp"
+#include "core/baselines.hpp"
 #include "core/candidates.hpp"
 #include "core/container_selection.hpp"
 #include "core/cooldown.hpp"
@@ -14,6 +15,7 @@
 #include "core/ping_pong.hpp"
 #include "core/pressure.hpp"
 #include "core/readings.hpp"
+#include "core/threshold_choice.hpp"
 
 namespace nb::core {
 
@@ -44,6 +46,62 @@ std::string describe_result(const Decision& decision) {
   return text;
 }
 
+// The node whose pressure the round judges: the highest latency in absolute mode; in relative
+// mode the node furthest above its own baseline, once every node has one.
+Refused<const Reading*> pressured_node(const Readings& readings, ThresholdMode mode, Notes& notes) {
+  if (mode != ThresholdMode::relative) {
+    return &readings.hottest();
+  }
+  if (auto calibrated = require_baselines(readings); !calibrated) {
+    return calibrated.error();
+  }
+  const Reading& furthest = furthest_above_baseline(readings);
+  const double baseline = baseline_of(furthest);
+  notes.add("source of pressure: node " + std::to_string(furthest.id()) +
+            " is furthest above its baseline (" + format_number(furthest.read_latency_ns) +
+            " ns / " + format_number(baseline) +
+            " ns = " + format_number(furthest.read_latency_ns / baseline) + ")");
+  return &furthest;
+}
+
+struct Judgement {
+  const Reading* pressured = nullptr;
+  std::vector<Candidate> nearby;  // by distance from the pressured node
+  ThresholdMode mode = ThresholdMode::absolute;
+  Pressure pressure;
+};
+
+// Steps 1 and 2: which thresholds apply, which node they judge, and its pressure.
+Refused<Judgement> judge_pressure(const Snapshot& snapshot, const Readings& readings,
+                                  const PolicyConfig& config, Notes& notes) {
+  const Reading& hottest = readings.hottest();
+  notes.add("metrics: node " + std::to_string(hottest.id()) + " has the highest read latency (" +
+            format_number(hottest.read_latency_ns) + " ns), node " +
+            std::to_string(readings.busiest().id()) + " the most bandwidth (" +
+            format_number(readings.busiest().bandwidth_gbps) + " GB/s)");
+
+  const ThresholdChoice thresholds =
+      choose_threshold_mode(config.threshold_mode, snapshot.latency_kind());
+  notes.add("thresholds: " + std::string(to_string(thresholds.mode)) + " (" + thresholds.why + ")");
+  const Refused<const Reading*> chosen = pressured_node(readings, thresholds.mode, notes);
+  if (!chosen) {
+    return chosen.error();
+  }
+  const Reading& pressured = **chosen;
+
+  Candidates nearby = candidates_by_distance(readings, pressured);
+  if (!nearby) {
+    return nearby.error();
+  }
+  notes.add("candidates from node " + std::to_string(pressured.id()) + ": " +
+            describe_candidates(*nearby));
+
+  const Pressure pressure =
+      assess_pressure(pressured, *nearby, config, thresholds.mode, snapshot.latency_kind());
+  notes.add("pressure: " + std::string(to_string(pressure.level)) + ", " + pressure.why);
+  return Judgement{&pressured, std::move(*nearby), thresholds.mode, pressure};
+}
+
 }  // namespace
 
 Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const History& history,
@@ -62,35 +120,27 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
     return end_round(decision, metrics.error());
   }
   const Readings& readings = *metrics;
-  const Reading& hottest = readings.hottest();
-  notes.add("metrics: node " + std::to_string(hottest.id()) + " has the highest read latency (" +
-            format_number(hottest.read_latency_ns) + " ns), node " +
-            std::to_string(readings.busiest().id()) + " the most bandwidth (" +
-            format_number(readings.busiest().bandwidth_gbps) + " GB/s)");
-
-  Candidates nearby = candidates_by_distance(readings, hottest);
-  if (!nearby) {
-    return end_round(decision, nearby.error());
+  Refused<Judgement> judged = judge_pressure(snapshot, readings, config, notes);
+  if (!judged) {
+    return end_round(decision, judged.error());
   }
-  notes.add("candidates from node " + std::to_string(hottest.id()) + ": " +
-            describe_candidates(*nearby));
-
-  const Pressure pressure = assess_pressure(hottest, *nearby, config);
+  const Reading& pressured = *judged->pressured;
+  const Pressure& pressure = judged->pressure;
   decision.level = pressure.level;
-  notes.add("pressure: " + std::string(to_string(pressure.level)) + ", " + pressure.why);
+  decision.thresholds = judged->mode;
   if (pressure.level == PressureLevel::none) {
     return end_round(decision, DecisionStatus::idle, "no latency pressure");
   }
-  decision.source_node = hottest.id();
-  if (nearby->empty()) {
+  decision.source_node = pressured.id();
+  if (judged->nearby.empty()) {
     return end_round(decision, DecisionStatus::failed, "no destination node");
   }
 
-  const BandwidthAssessment bandwidth = assess_bandwidth(readings, config);
+  const BandwidthAssessment bandwidth = assess_bandwidth(readings, pressured, config);
   decision.bandwidth_level = bandwidth.level;
   notes.add("bandwidth: " + std::string(to_string(bandwidth.level)) + ", " + bandwidth.why);
-  Refused<Regulation> regulated =
-      regulate_by_bandwidth(readings, pressure.level, bandwidth.level, std::move(*nearby));
+  Refused<Regulation> regulated = regulate_by_bandwidth(readings, pressured, pressure.level,
+                                                        bandwidth.level, std::move(judged->nearby));
   if (!regulated) {
     return end_round(decision, regulated.error());
   }

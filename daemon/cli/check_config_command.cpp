@@ -5,12 +5,14 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/container_walk.hpp"
 #include "daemon/service/extension_names.hpp"
+#include "daemon/service/threshold_note.hpp"
 
 namespace nb::cli {
 
 // The same loader start-up and reload use, so OK here means the daemon will accept the file.
 // Pools are also checked against this host's cgroup tree: a cgroup two pools match belongs to
-// neither, which the file alone cannot show.
+// neither, which the file alone cannot show. Absolute thresholds with a provider of another
+// latency kind get a note (threshold_note.hpp).
 int run_check_config(const GlobalOptions& global) {
   config::ConfigLoad load =
       config::load_config_file(global.check_config_path, service::extension_names());
@@ -35,6 +37,10 @@ int run_check_config(const GlobalOptions& global) {
       }
       return 2;
     }
+  }
+  // A note, not a problem: the file is valid and the exit code says so.
+  if (auto note = service::configured_threshold_note(load.config)) {
+    std::cout << "note: " << *note << '\n';
   }
   std::cout << "OK\n";
   return 0;

@@ -9,21 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "base/human_format.hpp"
+
 namespace nb::cli {
 
 namespace {
 
 std::string human_bytes(Bytes bytes) {
-  if (bytes >= kGiB) {
-    return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / static_cast<double>(kGiB));
-  }
-  if (bytes >= kMiB) {
-    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / static_cast<double>(kMiB));
-  }
-  if (bytes >= kKiB) {
-    return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / static_cast<double>(kKiB));
-  }
-  return fmt::format("{} B", bytes);
+  return format_bytes(static_cast<double>(bytes), ByteDigits::two_fixed_from_gib);
 }
 
 double milliseconds(actuator::Nanoseconds duration) {

@@ -6,6 +6,7 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <mutex>
+#include <system_error>
 
 #include "daemon/host/small_file.hpp"
 
@@ -54,6 +55,19 @@ std::filesystem::path under_root(const std::filesystem::path& host_root,
 
 bool is_live_root(const std::filesystem::path& host_root) {
   return host_root.lexically_normal() == "/";
+}
+
+// A captured tree may hold proc/mounts (what a copy of /proc keeps) but not proc/self/mounts,
+// which is a symlink into the capturing process. When neither exists, the error names
+// proc/self/mounts, the one the live host has.
+std::filesystem::path mount_table(const std::filesystem::path& host_root) {
+  auto self = host_root / "proc/self/mounts";
+  auto shared = host_root / "proc/mounts";
+  std::error_code error;
+  if (!std::filesystem::exists(self, error) && std::filesystem::exists(shared, error)) {
+    return shared;
+  }
+  return self;
 }
 
 bool controllers_include(const std::filesystem::path& v2_root, std::string_view controller) {
@@ -171,7 +185,7 @@ Result<CgroupLayout> layout_from_mounts(const std::filesystem::path& host_root,
   }
   if (!unified) {
     return make_error(ENOENT, "no cgroup hierarchy with the memory controller in " +
-                                  (host_root / "proc/self/mounts").string());
+                                  mount_table(host_root).string());
   }
   if (!controllers_include(*unified, "memory")) {
     return make_error(0, "the memory controller is not available in " +
@@ -221,7 +235,7 @@ std::string_view cgroup_discovery_source(const std::filesystem::path& host_root)
 }
 
 Result<CgroupLayout> detect_cgroup_layout(const std::filesystem::path& host_root) {
-  const auto mounts_path = host_root / "proc/self/mounts";
+  const auto mounts_path = mount_table(host_root);
   auto text = read_small_file(mounts_path);
   if (!text) {
     return text.error();

@@ -25,7 +25,8 @@ struct CgroupLayout {
   std::filesystem::path container_dir(std::string_view container_id) const;  // memory_root / id
 };
 
-// Reads <host_root>/proc/self/mounts, mount points taken under host_root. When host_root is "/"
+// Reads <host_root>/proc/self/mounts (or proc/mounts when a captured tree holds only that), mount
+// points taken under host_root. When host_root is "/"
 // and libcgroup initialises, the memory and cpuset mount points come from libcgroup instead.
 nb::Result<CgroupLayout> detect_cgroup_layout(const std::filesystem::path& host_root);
 

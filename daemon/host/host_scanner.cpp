@@ -185,6 +185,11 @@ Result<HostScan> HostScanner::scan(TimePoint now) {
   const metrics::MetricReading latency = latency_->read(now);
   const metrics::MetricReading bandwidth = bandwidth_->read(now);
   copy_metric(latency, &core::Node::read_latency_ns, snapshot.nodes);
+  // The kind travels with the numbers: the policy picks its thresholds by it. With no numbers
+  // there is nothing for it to describe.
+  if (latency.available()) {
+    snapshot.read_latency_kind = latency.kind;
+  }
   copy_metric(bandwidth, &core::Node::bandwidth_gbps, snapshot.nodes);
 
   add_walk_counts(*walked, counts);

@@ -39,10 +39,12 @@ std::unique_ptr<Provider> make_file(Metric metric, const config::MetricsConfig& 
 std::span<const ProviderEntry> providers() {
   // The order is the order "auto" tries them in, and the order of the names in problems.
   static const ProviderEntry entries[] = {
-      {"perf", true, true, true, "metrics.perf", make_perf},
-      {"probe", true, false, true, "metrics.probe", make_probe},
-      {"resctrl", false, true, true, "metrics.resctrl", make_resctrl},
-      {"file", true, true, false, "metrics.file", make_file},
+      {"perf", true, true, true, "metrics.perf", make_perf, LatencyKind::memory_controller_queue,
+       true},
+      {"probe", true, false, true, "metrics.probe", make_probe, LatencyKind::load_to_use, true},
+      // resctrl reads its counters from files under the host root, so a tree's own count.
+      {"resctrl", false, true, true, "metrics.resctrl", make_resctrl, std::nullopt, false},
+      {"file", true, true, false, "metrics.file", make_file, LatencyKind::external, false},
   };
   return entries;
 }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,13 @@ struct ProviderEntry {
   bool tried_by_auto = false;       // in registry order; the first that answers is kept
   std::string_view config_section;  // "metrics.perf"
   MakeProvider make = nullptr;
+  // What its read-latency numbers measure; unset for a bandwidth-only provider. Known from the
+  // name alone, so --check-config can say it without making the provider.
+  std::optional<LatencyKind> latency_kind;
+  // It measures the machine it runs on (perf_event_open, timed loads), not files under the host
+  // root: under another root it would pass this machine's numbers off as the tree's
+  // (replay_rule.hpp).
+  bool measures_this_machine = false;
 
   bool measures(Metric metric) const {
     return metric == Metric::read_latency ? measures_latency : measures_bandwidth;

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "daemon/metrics/provider_registry.hpp"
+#include "daemon/metrics/replay_rule.hpp"
 
 namespace nb::metrics {
 namespace {
@@ -39,7 +40,11 @@ std::unique_ptr<MetricSource> MetricSource::create(Metric metric,
   }
   std::vector<std::unique_ptr<Provider>> chain;
   for (const ProviderEntry* entry : entries) {
-    chain.push_back(entry->make(metric, config, host_root, topology));
+    if (auto off = off_under_host_root(*entry, config, host_root)) {
+      chain.push_back(std::make_unique<OffProvider>(entry->name, metric, std::move(*off)));
+    } else {
+      chain.push_back(entry->make(metric, config, host_root, topology));
+    }
   }
   std::string empty_reason = "disabled by config";
   if (choice != "none" && chain.empty()) {

@@ -1,7 +1,8 @@
 #pragma once
 // The entry point for one metric: the configured provider, or for "auto" the chain of providers
 // tried in registry order (provider_registry.hpp; latency: perf, then probe; bandwidth: perf,
-// then resctrl). The snapshot code
+// then resctrl). Under a host root other than "/", providers that would measure this machine
+// rather than the tree are switched off and say so (replay_rule.hpp). The snapshot code
 // calls read() once per round and copies the values into core::Node; `provider` and
 // `unavailable_reason` go into the snapshot's meta object.
 

@@ -1,5 +1,7 @@
 #include "daemon/service/host_seams.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 #include <mutex>
 
@@ -8,6 +10,7 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/host_scanner.hpp"
 #include "daemon/service/extension_names.hpp"
+#include "daemon/service/threshold_note.hpp"
 
 namespace nb::service {
 
@@ -21,23 +24,44 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   // The scanner keeps its metric providers between rounds; a reload replaces it. Scans run on
   // the round's worker thread while a reload runs on the loop thread, so the scan holds its own
   // reference: a replaced scanner lives until the scan that uses it returns.
+  // The threshold note is said once per scanner, that is per configuration, not every round; a
+  // scan still running on a replaced scanner reports to that scanner's warning, not the new one.
+  struct Configured {
+    std::shared_ptr<host::HostScanner> scanner;
+    core::ThresholdMode threshold_mode = core::ThresholdMode::automatic;
+    std::shared_ptr<ThresholdWarning> warning;
+  };
   struct CurrentScanner {
     std::mutex mutex;
-    std::shared_ptr<host::HostScanner> scanner;
+    Configured configured;
+  };
+  auto configure = [host_root](const config::Config& next) {
+    return Configured{.scanner = std::make_shared<host::HostScanner>(host_root, next),
+                      .threshold_mode = next.policy.threshold_mode,
+                      .warning = std::make_shared<ThresholdWarning>()};
   };
   auto current = std::make_shared<CurrentScanner>();
-  current->scanner = std::make_shared<host::HostScanner>(host_root, config);
+  current->configured = configure(config);
   auto proc_root = host_root / "proc";
   auto sys_root = host_root / "sys";
 
   DaemonSeams seams;
   seams.scan = [current](TimePoint now) {
-    std::shared_ptr<host::HostScanner> scanner;
+    Configured configured;
     {
       std::lock_guard lock(current->mutex);
-      scanner = current->scanner;
+      configured = current->configured;
     }
-    return scanner->scan(now);
+    auto scanned = configured.scanner->scan(now);
+    std::optional<std::string> note;
+    if (scanned) {
+      std::lock_guard lock(current->mutex);
+      note = configured.warning->after_scan(configured.threshold_mode, scanned->report);
+    }
+    if (note) {
+      spdlog::warn("{}", *note);
+    }
+    return scanned;
   };
   seams.decide = [](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
                     const core::History& history,
@@ -45,10 +69,10 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   seams.load_config = [](const std::filesystem::path& path) {
     return config::load_config_file(path, extension_names());
   };
-  seams.reconfigure = [current, host_root](const config::Config& next) {
-    auto replacement = std::make_shared<host::HostScanner>(host_root, next);
+  seams.reconfigure = [current, configure](const config::Config& next) {
+    auto replacement = configure(next);
     std::lock_guard lock(current->mutex);
-    current->scanner = std::move(replacement);
+    current->configured = std::move(replacement);
   };
   seams.container_dir = [shared_layout](std::string_view id) {
     return shared_layout->container_dir(id);

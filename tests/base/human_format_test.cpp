@@ -37,6 +37,15 @@ TEST(FormatBytes, ColumnsKeepOneDigit) {
   EXPECT_EQ(format_bytes(1.25 * kGiB, ByteDigits::one_fixed), "1.2 GiB");
 }
 
+TEST(FormatBytes, ProgressKeepsTwoDigitsFromGibUp) {
+  EXPECT_EQ(format_bytes(512, ByteDigits::two_fixed_from_gib), "512 B");
+  EXPECT_EQ(format_bytes(1536, ByteDigits::two_fixed_from_gib), "1.5 KiB");
+  EXPECT_EQ(format_bytes(30 * kMiB, ByteDigits::two_fixed_from_gib), "30.0 MiB");
+  EXPECT_EQ(format_bytes(1.25 * kGiB, ByteDigits::two_fixed_from_gib), "1.25 GiB");
+  EXPECT_EQ(format_bytes(16 * kGiB, ByteDigits::two_fixed_from_gib), "16.00 GiB");
+  EXPECT_EQ(format_bytes(2 * 1024 * kGiB, ByteDigits::two_fixed_from_gib), "2.00 TiB");
+}
+
 TEST(FormatDuration, UsesTheLargestWholeUnit) {
   EXPECT_EQ(format_duration(2h), "2 h");
   EXPECT_EQ(format_duration(15min), "15 min");

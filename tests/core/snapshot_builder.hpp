@@ -30,6 +30,19 @@ class SnapshotBuilder {
     snapshot_.nodes.push_back(std::move(node));
     return *this;
   }
+  // Of a node added before.
+  SnapshotBuilder& baseline(NodeId id, std::optional<double> latency) {
+    for (Node& node : snapshot_.nodes) {
+      if (node.id == id) {
+        node.baseline_read_latency_ns = latency;
+      }
+    }
+    return *this;
+  }
+  SnapshotBuilder& kind(LatencyKind kind) {
+    snapshot_.read_latency_kind = kind;
+    return *this;
+  }
   // Symmetric, as sysfs reports it.
   SnapshotBuilder& distance(NodeId a, NodeId b, int hops) {
     distances_[{a, b}] = hops;

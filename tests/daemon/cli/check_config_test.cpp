@@ -118,6 +118,43 @@ TEST(CheckConfig, ValidFileWrittenByAnOperatorPasses) {
   EXPECT_EQ(run.out, "OK\n");
 }
 
+// A note is not a problem: the exit code stays 0 and OK still ends the output.
+TEST(CheckConfig, AbsoluteThresholdsWithTheProbeGetANoteAndStillPass) {
+  nb::testing::TempTree tree;
+  auto path = tree.make_file("config.toml",
+                             "[policy]\nthreshold_mode = \"absolute\"\n\n"
+                             "[metrics]\nlatency = \"probe\"\n");
+  Outcome run = run_numabalancerd({"--check-config", path.string()});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out,
+            "note: threshold_mode = \"absolute\" with read latency of kind load_to_use from the "
+            "probe provider: the *_ns thresholds are meant for memory_controller_queue latency; "
+            "unless they were tuned for this provider, set threshold_mode = \"relative\" or "
+            "\"auto\"\nOK\n");
+}
+
+TEST(CheckConfig, AbsoluteThresholdsWithAutoLatencySayItDepends) {
+  nb::testing::TempTree tree;
+  auto path = tree.make_file("config.toml", "[policy]\nthreshold_mode = \"absolute\"\n");
+  Outcome run = run_numabalancerd({"--check-config", path.string()});
+  EXPECT_EQ(run.exit_code, 0);
+  std::vector<std::string> lines = lines_of(run.out);
+  ASSERT_EQ(lines.size(), 2u) << run.out;
+  EXPECT_EQ(lines[0].rfind("note: threshold_mode = \"absolute\" with latency = \"auto\": ", 0), 0u)
+      << lines[0];
+  EXPECT_EQ(lines[1], "OK");
+}
+
+TEST(CheckConfig, AbsoluteThresholdsWithPerfNeedNoNote) {
+  nb::testing::TempTree tree;
+  auto path = tree.make_file("config.toml",
+                             "[policy]\nthreshold_mode = \"absolute\"\n\n"
+                             "[metrics]\nlatency = \"perf\"\n");
+  Outcome run = run_numabalancerd({"--check-config", path.string()});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "OK\n");
+}
+
 }  // namespace
 
 namespace {

@@ -226,6 +226,85 @@ TEST(SnapshotCommand, InvalidConfigExitsTwoWithTheProblem) {
   EXPECT_THAT(result.err, HasSubstr("latencyy"));
 }
 
+// Replays stay replays: a captured 4-node tree must not get this machine's probe latency for
+// its node 0 and none for the others (which planned "failed: node 2 has no read latency").
+TEST(SnapshotCommand, AutoLatencyUnderHostRootTakesNothingFromThisMachineAndSaysWhy) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  const auto config = scratch.make_file("config.toml", R"(
+[[pool]]
+name = "share"
+cgroups = ["kubepods/**"]
+
+[metrics]
+latency = "auto"
+bandwidth = "auto"
+)");
+  const std::string snapshot = kDaemon + " snapshot --config '" + config.string() +
+                               "' --host-root '" + host.root().string() + "'";
+
+  CommandOutput result = run_command(snapshot, scratch);
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  for (const auto& node : json["nodes"]) {
+    EXPECT_TRUE(!node.contains("read_latency_ns") || node["read_latency_ns"].is_null()) << node;
+  }
+  EXPECT_FALSE(json.contains("read_latency_kind")) << "no provider answered";
+  const auto& latency = json["meta"]["metrics"]["read_latency"];
+  EXPECT_EQ(latency["available"], false);
+  EXPECT_THAT(latency["unavailable_reason"].get<std::string>(),
+              HasSubstr("probe: off under --host-root: it would measure this machine, not the "
+                        "tree"));
+
+  CommandOutput plan = run_command(snapshot + " | " + kDaemon + " plan --snapshot -", scratch);
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_EQ(nlohmann::json::parse(plan.out)["status"], "no_metrics") << plan.out;
+}
+
+// What the tree holds counts: a metrics file under the host root answers, and its kind travels.
+TEST(SnapshotCommand, AFileProviderUnderHostRootAnswersWithItsKind) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  make_fake_host(host);
+  const auto metrics =
+      host.make_file("run/metrics.json", "{\"time\": " + std::to_string(std::time(nullptr)) +
+                                             R"(, "nodes": [
+      {"id": 0, "read_latency_ns": 95, "bandwidth_gbps": 10},
+      {"id": 1, "read_latency_ns": 120, "bandwidth_gbps": 10},
+      {"id": 2, "read_latency_ns": 130, "bandwidth_gbps": 10},
+      {"id": 4, "read_latency_ns": 180, "bandwidth_gbps": 10}]})");
+  const auto config = scratch.make_file("config.toml", R"(
+[[pool]]
+name = "share"
+cgroups = ["kubepods/**"]
+
+[metrics]
+latency = "file"
+bandwidth = "file"
+
+[metrics.file]
+path = ")" + metrics.string() + "\"\n");
+  const std::string snapshot = kDaemon + " snapshot --config '" + config.string() +
+                               "' --host-root '" + host.root().string() + "'";
+
+  CommandOutput result = run_command(snapshot, scratch);
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto document = codec::parse_snapshot(result.out, TimePoint{});
+  ASSERT_TRUE(document.ok()) << document.error().message() << "\n" << result.out;
+  EXPECT_EQ(document->snapshot.read_latency_kind, core::LatencyKind::external);
+  EXPECT_EQ(document->snapshot.nodes[2].read_latency_ns, 130);
+  EXPECT_EQ(document->meta["metrics"]["read_latency"]["provider"], "file");
+
+  CommandOutput plan = run_command(snapshot + " | " + kDaemon + " plan --snapshot -", scratch);
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const auto decision = nlohmann::json::parse(plan.out);
+  EXPECT_NE(decision["status"], "failed") << plan.out;
+  EXPECT_NE(decision["status"], "no_metrics") << plan.out;
+}
+
 // This host: no counters (a VM), so the plan must decline with a reason rather than act.
 TEST(SnapshotCommandOnThisHost, PlanOnTheLiveSnapshotAnswersNoMetricsOrIdle) {
   nb::testing::TempTree scratch;

@@ -95,6 +95,40 @@ TEST(CgroupLayout, MissingMountsFileIsAnErrorNamingIt) {
   EXPECT_THAT(layout.error().message(), HasSubstr(tree.path("proc/self/mounts").string()));
 }
 
+// A captured /proc keeps proc/mounts; proc/self is a link into the process that captured it.
+TEST(CgroupLayout, ATreeWithOnlyProcMountsIsRead) {
+  nb::testing::TempTree tree;
+  nb::testing::make_v2_host(tree);
+  std::filesystem::rename(tree.path("proc/self/mounts"), tree.path("proc/mounts"));
+
+  auto layout = detect_cgroup_layout(tree.root());
+
+  ASSERT_TRUE(layout.ok()) << layout.error().message();
+  EXPECT_EQ(layout->mode, CgroupMode::v2);
+  EXPECT_EQ(layout->memory_root, tree.path("sys/fs/cgroup"));
+}
+
+TEST(CgroupLayout, ProcSelfMountsWinsWhenBothExist) {
+  nb::testing::TempTree tree;
+  nb::testing::make_v1_host(tree);
+  tree.make_file("proc/mounts", "this is not a mount table\n");
+
+  auto layout = detect_cgroup_layout(tree.root());
+
+  ASSERT_TRUE(layout.ok()) << layout.error().message();
+  EXPECT_EQ(layout->mode, CgroupMode::v1);
+}
+
+TEST(CgroupLayout, AProcMountsWithoutMemoryIsNamedInTheError) {
+  nb::testing::TempTree tree;
+  tree.make_file("proc/mounts", std::string(nb::testing::kCommonMounts));
+
+  auto layout = detect_cgroup_layout(tree.root());
+
+  ASSERT_FALSE(layout.ok());
+  EXPECT_THAT(layout.error().message(), HasSubstr(tree.path("proc/mounts").string()));
+}
+
 TEST(CgroupLayout, GarbageMountsFileIsAnError) {
   nb::testing::TempTree tree;
   tree.make_file("proc/self/mounts", "this is not a mount table\n");
