@@ -64,6 +64,30 @@ TEST(DaemonBaselines, ACalibratingRoundSaysHowManyReadingsAreStillNeeded) {
             "readings, node 1 needs 58");
 }
 
+// The real policy in relative mode: calibrating while the nodes learn, with the readings still
+// needed in the reason; then, with both baselines learned at the idle readings, idle.
+TEST(DaemonBaselines, RelativeThresholdsCalibrateUntilEveryNodeHasLearned) {
+  TempTree tree;
+  auto config = learning_after(3);
+  config.policy.threshold_mode = core::ThresholdMode::relative;
+  DaemonHarness daemon(tree, config);
+  daemon.fakes().real_policy = true;
+  daemon.fakes().bandwidth_gbps = 5;
+  ASSERT_TRUE(daemon.start().ok());  // round 1: one reading each
+  SocketClient client(daemon.socket());
+  json second = daemon.reconcile(client);
+  ASSERT_TRUE(second.is_object());
+  EXPECT_EQ(second["status"], "calibrating");
+  const std::string reason = second["reason"];
+  EXPECT_NE(reason.find("; learning: node 0 needs 1 more reading, node 1 needs 1"),
+            std::string::npos)
+      << reason;
+  json third = daemon.reconcile(client);
+  ASSERT_TRUE(third.is_object());
+  EXPECT_EQ(third["status"], "idle") << third["reason"];
+  EXPECT_EQ(result_of(client, "plan")["decision"]["thresholds"], "relative");
+}
+
 TEST(DaemonBaselines, LearnedBaselinesSurviveARestart) {
   TempTree tree;
   {
