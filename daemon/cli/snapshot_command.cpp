@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "daemon/cli/commands.hpp"
@@ -14,6 +15,7 @@
 #include "daemon/host/host_scanner.hpp"
 #include "daemon/host/scan_document.hpp"
 #include "daemon/service/extension_names.hpp"
+#include "daemon/service/node_baselines.hpp"
 
 namespace nb::cli {
 namespace {
@@ -47,15 +49,24 @@ int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
   }
   core::History history;
   // The daemon's persisted rounds, so that `plan` on this document applies the same cooldown and
-  // ping-pong bans the daemon would.
+  // ping-pong bans the daemon would, and its learned baselines, so that it sees the same ones.
   auto state_file = std::filesystem::path(config.daemon.state_dir) / codec::kStateFileName;
-  auto rounds = codec::read_state(state_file);
-  if (rounds) {
-    history = codec::to_history(rounds.value());
+  auto contents = codec::read_state_contents(state_file);
+  std::optional<codec::SavedBaselines> learned;
+  if (contents) {
+    history = codec::to_history(contents->rounds);
+    learned = std::move(contents->baselines);
+    if (!contents->baselines_problem.empty()) {
+      std::cerr << "numabalancerd snapshot: ignoring the learned baselines in "
+                << state_file.string() << ": " << contents->baselines_problem << '\n';
+    }
   } else {
     std::cerr << "numabalancerd snapshot: ignoring " << state_file.string() << ": "
-              << rounds.error().message() << " (the daemon will start with no history)\n";
+              << contents.error().message() << " (the daemon will start with no history)\n";
   }
+  service::fill_baselines(scan->snapshot,
+                          service::tracker_from(learned, service::latency_source(*scan),
+                                                config.metrics.baseline, scan->snapshot.time));
   const codec::SnapshotDocument document =
       host::scan_document(*scan, config.policy, std::move(history));
   std::cout << codec::to_json(document).dump(2) << '\n';

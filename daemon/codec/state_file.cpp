@@ -134,10 +134,19 @@ core::History to_history(const std::vector<RoundRecord>& records) {
 }
 
 Result<std::vector<RoundRecord>> read_state(const std::filesystem::path& file) {
-  std::vector<RoundRecord> rounds;
+  auto contents = read_state_contents(file);
+  if (!contents) {
+    return contents.error();
+  }
+  return std::move(contents->rounds);
+}
+
+Result<StateContents> read_state_contents(const std::filesystem::path& file) {
+  StateContents contents;
+  auto& rounds = contents.rounds;
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    return rounds;
+    return contents;
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
@@ -162,17 +171,27 @@ Result<std::vector<RoundRecord>> read_state(const std::filesystem::path& file) {
     }
     rounds.push_back(std::move(record.value()));
   }
-  return rounds;
+  if (auto saved = json.find("baselines"); saved != json.end()) {
+    auto baselines = baselines_from_json(*saved);
+    if (baselines) {
+      contents.baselines = std::move(baselines).value();
+    } else {
+      contents.baselines_problem = baselines.error().message();
+    }
+  }
+  return contents;
 }
 
 LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
   LoadedState state;
-  auto rounds = read_state(file);
-  if (rounds) {
-    state.rounds = std::move(rounds.value());
+  auto contents = read_state_contents(file);
+  if (contents) {
+    state.rounds = std::move(contents->rounds);
+    state.baselines = std::move(contents->baselines);
+    state.baselines_problem = std::move(contents->baselines_problem);
     return state;
   }
-  state.problem = rounds.error().message();
+  state.problem = contents.error().message();
   auto aside = file;
   aside += ".corrupt-" + compact_time(now);
   std::error_code error;
@@ -185,13 +204,23 @@ LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
   return state;
 }
 
-Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds) {
+Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
+                  const SavedBaselines* baselines) {
   nlohmann::json document{{"version", kFormatVersion}, {"rounds", nlohmann::json::array()}};
   for (const auto& record : rounds) {
     document["rounds"].push_back(to_json(record));
   }
-  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  return write_file_atomically(file, text);
+  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (baselines != nullptr && !baselines->readings.empty()) {
+    // A day of readings is 8640 [time, ns] pairs per node; indented, each pair would take four
+    // lines. So the baselines go in compact, as the document's last member, one line.
+    const std::size_t closing = text.rfind('}');
+    text.insert(
+        closing - 1,
+        ",\n  \"baselines\": " +
+            to_json(*baselines).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return write_file_atomically(file, text + "\n");
 }
 
 }  // namespace nb::codec

@@ -14,6 +14,7 @@
 #include "base/result.hpp"
 #include "base/units.hpp"
 #include "core/history.hpp"
+#include "daemon/codec/baseline_json.hpp"
 #include "daemon/codec/report_summary.hpp"
 #include "daemon/codec/round_outcome.hpp"
 
@@ -57,8 +58,19 @@ core::History to_history(const std::vector<RoundRecord>& records);
 // What an acted round adds to core::History; nullopt for a round that did not act.
 std::optional<core::Round> history_entry(const RoundRecord& record);
 
+// What the state file holds. "baselines" is optional: files written before baselines were learned
+// have none, and a malformed one is dropped on its own (the problem says why) rather than costing
+// the rounds.
+struct StateContents {
+  std::vector<RoundRecord> rounds;
+  std::optional<SavedBaselines> baselines;
+  std::string baselines_problem;
+};
+
 struct LoadedState {
   std::vector<RoundRecord> rounds;
+  std::optional<SavedBaselines> baselines;
+  std::string baselines_problem;
   // Set when the file was unreadable: where it went and why.
   std::optional<std::filesystem::path> moved_aside_to;
   std::string problem;
@@ -68,9 +80,13 @@ inline constexpr const char* kStateFileName = "state.json";
 
 // Reads without changing anything (for `numabalancerd snapshot`). A missing file is no rounds.
 Result<std::vector<RoundRecord>> read_state(const std::filesystem::path& file);
+Result<StateContents> read_state_contents(const std::filesystem::path& file);
 // The daemon's start-up read: a missing file is an empty state, not an error; an unreadable one
 // is moved aside.
 LoadedState load_state(const std::filesystem::path& file, TimePoint now);
-Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds);
+// "baselines" is written only when there are readings to keep, so a daemon that learned nothing
+// writes the file it always wrote.
+Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
+                  const SavedBaselines* baselines = nullptr);
 
 }  // namespace nb::codec

@@ -40,6 +40,12 @@ bool Checker::check(const std::string& key, double value, Bound bound) {
         return false;
       }
       break;
+    case Bound::open_fraction:
+      if (!(value > 0 && value < 1)) {
+        fail(key, "must be in (0, 1)");
+        return false;
+      }
+      break;
     case Bound::unlimited_if_zero:
       if (!std::isfinite(value) || value < 0) {
         fail(key, "must not be negative (0 = unlimited)");
@@ -50,6 +56,14 @@ bool Checker::check(const std::string& key, double value, Bound bound) {
       break;
   }
   return true;
+}
+
+bool Checker::check(const std::string& key, const std::map<NodeId, double>& values, Bound bound) {
+  bool all_good = true;
+  for (const auto& [node, value] : values) {
+    all_good = check(fmt::format("{}.\"{}\"", key, node), value, bound) && all_good;
+  }
+  return all_good;
 }
 
 bool Checker::check(const std::string& key, int value, Bound bound) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,6 +39,8 @@ class Checker {
   bool check(const std::string&, bool, Bound) { return true; }
   bool check(const std::string&, const std::vector<std::string>&, Bound) { return true; }
   bool check(const std::string&, const std::optional<std::vector<NodeId>>&, Bound) { return true; }
+  // Each value against the bound, each named by its node: `read_latency_ns."0"`.
+  bool check(const std::string& key, const std::map<NodeId, double>& values, Bound bound);
   // Read from its name, so an unknown mode was reported by the reader.
   bool check(const std::string&, core::ThresholdMode, Bound) { return true; }
 

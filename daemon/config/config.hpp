@@ -3,6 +3,7 @@
 // validates them; every other module only reads them. Defaults here are the documented defaults
 // (config.toml.example lists each with its unit and meaning).
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,18 @@ struct ResctrlProviderConfig {
   bool operator==(const ResctrlProviderConfig&) const = default;
 };
 
+// Each node's latency with little load, for relative thresholds. Configured values win; the other
+// nodes learn theirs as the `quantile` of the readings of the last `window`, once `min_samples`
+// readings exist.
+struct BaselineConfig {
+  std::map<NodeId, double> read_latency_ns;  // node id -> ns, in the snapshot's latency kind
+  double quantile = 0.05;
+  Duration window = std::chrono::hours(24);
+  int min_samples = 60;
+
+  bool operator==(const BaselineConfig&) const = default;
+};
+
 struct MetricsConfig {
   std::string latency = "auto";    // auto, perf, probe, file, none
   std::string bandwidth = "auto";  // auto, perf, resctrl, file, none
@@ -91,6 +104,7 @@ struct MetricsConfig {
   ProbeProviderConfig probe;
   PerfProviderConfig perf;
   ResctrlProviderConfig resctrl;
+  BaselineConfig baseline;  // [metrics.baseline]: not a provider, but read like their sections
 
   bool operator==(const MetricsConfig&) const = default;
 };

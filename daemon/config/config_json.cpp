@@ -53,6 +53,14 @@ nlohmann::json value_json(core::ThresholdMode mode) {
   return core::to_string(mode);
 }
 
+nlohmann::json value_json(const std::map<NodeId, double>& value) {
+  nlohmann::json object = nlohmann::json::object();
+  for (const auto& [node, ns] : value) {
+    object[std::to_string(node)] = ns;
+  }
+  return object;
+}
+
 nlohmann::json policy_json(const core::PolicyConfig& policy) {
   return section_json(policy_keys(), policy);
 }
@@ -64,7 +72,7 @@ nlohmann::json effective_config_json(const Config& config) {
   }
   const MetricsConfig& metrics = config.metrics;
   nlohmann::json metrics_json = section_json(metrics_keys(), metrics);
-  for_each_provider_section(metrics, [&](std::string_view name, auto keys, const auto& section) {
+  for_each_metrics_section(metrics, [&](std::string_view name, auto keys, const auto& section) {
     metrics_json[std::string(name)] = section_json(keys, section);
   });
   return {

@@ -7,6 +7,7 @@
 // The kind of a key is the type of its member; each type has one TOML syntax and one written
 // form (sizes and durations as in the file: "512MiB", "30s").
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +27,7 @@ enum class Bound {
   not_negative,            // "must not be negative"
   ratio,                   // "must be in (0, 1]"
   at_least_one,            // "must be at least 1"
+  open_fraction,           // "must be in (0, 1)" (a quantile)
   at_least_kib,            // "must be at least 1KiB"
   unlimited_if_zero,       // "must not be negative (0 = unlimited)"
   file_mode,               // "must be at most \"0777\""
@@ -36,12 +38,12 @@ enum class Bound {
 
 // A member of S, by its type: the kinds a config key can have. `unsigned` is a file mode written
 // as an octal string; an optional size or node list is unset when written "auto"; a threshold
-// mode is written by its name.
+// mode is written by its name; a node map is a table keyed by node id ("0" = 92.0).
 template <typename S>
-using Member =
-    std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
-                 std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
-                 unsigned S::*, std::optional<std::vector<NodeId>> S::*, core::ThresholdMode S::*>;
+using Member = std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
+                            std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
+                            unsigned S::*, std::optional<std::vector<NodeId>> S::*,
+                            core::ThresholdMode S::*, std::map<NodeId, double> S::*>;
 
 // The names a threshold mode is written as, in the order the docs explain them.
 inline constexpr std::string_view kThresholdModeNames[] = {"auto", "absolute", "relative"};

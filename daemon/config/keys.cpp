@@ -154,6 +154,19 @@ KeyTable<ResctrlProviderConfig> resctrl_provider_keys() {
   return keys;
 }
 
+KeyTable<BaselineConfig> baseline_keys() {
+  using S = BaselineConfig;
+  static const Key<S> keys[] = {
+      {"read_latency_ns", &S::read_latency_ns, B::positive,
+       "node id -> that node's latency with little load; learned where not given"},
+      {"quantile", &S::quantile, B::open_fraction, "a learned baseline is this quantile"},
+      {"window", &S::window, B::positive, "of the readings of this long"},
+      {"min_samples", &S::min_samples, B::at_least_one,
+       "readings a node needs before its baseline is learned"},
+  };
+  return keys;
+}
+
 KeyTable<ActuatorConfig> actuator_keys() {
   using S = ActuatorConfig;
   static const Key<S> keys[] = {

@@ -18,6 +18,7 @@ KeyTable<FileProviderConfig> file_provider_keys();
 KeyTable<ProbeProviderConfig> probe_provider_keys();
 KeyTable<PerfProviderConfig> perf_provider_keys();
 KeyTable<ResctrlProviderConfig> resctrl_provider_keys();
+KeyTable<BaselineConfig> baseline_keys();
 KeyTable<ActuatorConfig> actuator_keys();
 KeyTable<EvictionConfig> eviction_keys();
 KeyTable<ExportConfig> export_keys();
@@ -30,6 +31,14 @@ void for_each_provider_section(Metrics& metrics, Visit&& visit) {
   visit("probe", probe_provider_keys(), metrics.probe);
   visit("perf", perf_provider_keys(), metrics.perf);
   visit("resctrl", resctrl_provider_keys(), metrics.resctrl);
+}
+
+// Every [metrics.<name>] section: the providers' and then [metrics.baseline], which is not a
+// provider but is read, checked and dumped the same way.
+template <typename Metrics, typename Visit>
+void for_each_metrics_section(Metrics& metrics, Visit&& visit) {
+  for_each_provider_section(metrics, visit);
+  visit("baseline", baseline_keys(), metrics.baseline);
 }
 
 // The values [daemon] log_level accepts.

@@ -45,7 +45,7 @@ void read_metrics(Section& root, MetricsConfig& metrics) {
   if (const toml::table* table = root.table("metrics")) {
     Section section(root.loader(), *table, "metrics");
     read_keys(section, metrics_keys(), metrics);
-    for_each_provider_section(metrics, [&](std::string_view name, auto keys, auto& provider) {
+    for_each_metrics_section(metrics, [&](std::string_view name, auto keys, auto& provider) {
       read_section(section, name, keys, provider);
     });
     section.finish();

@@ -219,6 +219,57 @@ void Section::read(std::string_view name, std::optional<std::vector<NodeId>>& ou
   }
 }
 
+namespace {
+
+// Node ids are written as TOML keys, which are strings: "0", "1", ... and nothing else, so that
+// "node0" or "-1" is an error rather than a node nobody has.
+std::optional<NodeId> node_id_from(std::string_view text) {
+  NodeId id = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, id);
+  if (text.empty() || error != std::errc{} || stop != end || id < 0) {
+    return std::nullopt;
+  }
+  return id;
+}
+
+}  // namespace
+
+void Section::read(std::string_view name, std::map<NodeId, double>& out) {
+  const toml::node* node = find(name);
+  if (node == nullptr) {
+    return;
+  }
+  const toml::table* table = node->as_table();
+  if (table == nullptr) {
+    wrong_type(name, *node, R"(must be a table of node id -> number, such as { "0" = 92.0 })");
+    return;
+  }
+  std::map<NodeId, double> values;
+  bool all_good = true;
+  for (auto&& [entry, value] : *table) {
+    std::string entry_name = entry_key(key(name), entry.str());
+    Place place = place_of_entry(entry, value);
+    loader_.remember(entry_name, place);
+    auto id = node_id_from(entry.str());
+    std::string problem;
+    if (!id) {
+      problem = "must be a node id (a non-negative integer such as \"0\")";
+    } else if (!value.is_number()) {
+      problem = fmt::format("must be a number of nanoseconds, not {}", type_name(value));
+    } else {
+      values[*id] = *value.value<double>();
+    }
+    if (!problem.empty()) {
+      loader_.problem(entry_name, place, std::move(problem));
+      all_good = false;
+    }
+  }
+  if (all_good) {
+    out = std::move(values);
+  }
+}
+
 const toml::table* Section::table(std::string_view name) {
   const toml::node* node = find(name);
   if (node == nullptr) {

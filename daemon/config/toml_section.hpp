@@ -5,6 +5,7 @@
 
 #include <toml++/toml.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,9 @@ class Section {
   void read(std::string_view name, std::optional<std::vector<NodeId>>& out);
   // One of kThresholdModeNames.
   void read(std::string_view name, core::ThresholdMode& out);
+  // A table of node id -> number: `{ "0" = 92.0, "1" = 141.5 }`. Each entry is its own key,
+  // `name."0"`, so that a problem names the node it is about.
+  void read(std::string_view name, std::map<NodeId, double>& out);
 
   // A sub-table; nullptr when absent or not a table (then a problem is reported).
   const toml::table* table(std::string_view name);
@@ -53,6 +57,10 @@ class Section {
   Loader& loader() { return loader_; }
   std::string key(std::string_view name) const {
     return prefix_.empty() ? std::string(name) : prefix_ + "." + std::string(name);
+  }
+  // The key of one entry of a node map, as the problems name it.
+  static std::string entry_key(std::string_view map_key, std::string_view entry) {
+    return std::string(map_key) + ".\"" + std::string(entry) + "\"";
   }
 
   // Every key of the table that nobody asked for is unknown: a typo must not silently leave a

@@ -175,7 +175,7 @@ void validate_metrics(const MetricsConfig& metrics, const ExtensionNames& names,
       c.fail("metrics.file.path", fmt::format("required when {} = \"file\"", file_user));
     }
   };
-  for_each_provider_section(metrics, [&](std::string_view name, auto keys, const auto& section) {
+  for_each_metrics_section(metrics, [&](std::string_view name, auto keys, const auto& section) {
     std::string prefix = "metrics." + std::string(name);
     if constexpr (std::is_same_v<std::decay_t<decltype(section)>, FileProviderConfig>) {
       check_keys(keys, section, prefix, check, {{"path", file_required}});

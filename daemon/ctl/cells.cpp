@@ -1,5 +1,7 @@
 #include "daemon/ctl/cells.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "base/human_format.hpp"
@@ -31,6 +33,25 @@ std::string cell_nodes(const json& list) {
 
 std::string cell_bytes(const json& value) {
   return value.is_number() ? format_bytes(value.get<double>()) : "-";
+}
+
+std::string cell_baseline(const json& baseline) {
+  if (!baseline.is_object()) {
+    return "-";
+  }
+  const json& value = baseline.value("read_latency_ns", json());
+  const std::string source = baseline.value("source", json()).is_string()
+                                 ? baseline["source"].get<std::string>()
+                                 : std::string();
+  if (value.is_number()) {
+    if (source == "learned") {
+      return fmt::format("{:.1f} ns (learned, {} readings)", value.get<double>(),
+                         cell_text(baseline.value("samples", json())));
+    }
+    return fmt::format("{:.1f} ns ({})", value.get<double>(), source.empty() ? "-" : source);
+  }
+  const json& needed = baseline.value("samples_needed", json());
+  return needed.is_number() ? "learning: " + needed.dump() + " more" : "-";
 }
 
 std::string format_bytes(double bytes) {

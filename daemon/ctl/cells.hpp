@@ -13,6 +13,9 @@ std::string format_bytes(double bytes);  // "1.5 GiB": one digit, so that column
 std::string cell_text(const nlohmann::json& value);   // strings bare, the rest as JSON
 std::string cell_nodes(const nlohmann::json& list);   // [1,2] → "1,2"
 std::string cell_bytes(const nlohmann::json& value);  // a number of bytes → "1.5 GiB"
+// A node's baseline object → "92.0 ns (learned, 61 readings)", "141.5 ns (configured)" or
+// "learning: 55 more"; "-" when absent.
+std::string cell_baseline(const nlohmann::json& baseline);
 
 // Columns padded to their widest cell; the header first.
 std::string format_table(const std::vector<std::vector<std::string>>& rows);

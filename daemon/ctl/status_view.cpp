@@ -50,6 +50,15 @@ std::string provider_lines(const json& providers) {
   return out;
 }
 
+std::string baseline_lines(const json& baselines) {
+  std::string out;
+  for (const auto& baseline : baselines) {
+    out += fmt::format("baseline:   node {} {}\n", cell_text(baseline.value("node", json())),
+                       cell_baseline(baseline));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_status(const json& r) {
@@ -67,6 +76,7 @@ std::string format_status(const json& r) {
     out += "deferred:   " + round_line(r["deferred"]) + "\n";
   }
   out += provider_lines(r.value("providers", json::array()));
+  out += baseline_lines(r.value("baselines", json::array()));
   if (r.contains("scan_error") && !r["scan_error"].is_null()) {
     out += "scan error: " + cell_text(r["scan_error"]) + "\n";
   }

@@ -75,6 +75,7 @@ std::vector<std::string> node_row(const json& node) {
           cell_bytes(node["total_bytes"]),
           latency.is_number() ? fmt::format("{:.1f} ns", latency.get<double>()) : "-",
           bandwidth.is_number() ? fmt::format("{:.2f} GB/s", bandwidth.get<double>()) : "-",
+          cell_baseline(node.value("baseline", json())),
           distance};
 }
 
@@ -104,7 +105,7 @@ std::string format_containers(const json& r) {
 }
 
 std::string format_topology(const json& r) {
-  Rows rows{{"NODE", "CPUS", "FREE", "TOTAL", "LATENCY", "BANDWIDTH", "DISTANCE"}};
+  Rows rows{{"NODE", "CPUS", "FREE", "TOTAL", "LATENCY", "BANDWIDTH", "BASELINE", "DISTANCE"}};
   for (const auto& node : r.value("nodes", json::array())) {
     rows.push_back(node_row(node));
   }

@@ -68,6 +68,7 @@ Status Daemon::start() {
   state_.rounds = std::move(loaded.rounds);
   state_.history = std::move(loaded.history);
   next_round_number_ = loaded.next_round_number;
+  state_.baselines.restore(loaded.baselines);
 
   if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
     return removed.error();
@@ -150,13 +151,7 @@ void Daemon::arm_signals() {
 }
 
 codec::RoundRecord Daemon::new_round(std::string trigger) {
-  codec::RoundRecord record;
-  record.number = next_round_number_++;
-  record.time = seams_.clock();
-  record.trigger = std::move(trigger);
-  record.status = codec::RoundStatus::scanning;
-  record.outcome = codec::RoundOutcome::pending;
-  return record;
+  return new_round_record(next_round_number_++, seams_.clock(), std::move(trigger));
 }
 
 codec::RoundRecord Daemon::begin_round(std::string trigger) {
@@ -202,11 +197,12 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
   } else {
     state_.last_scan_error.clear();
     state_.last_scan = std::move(scanned.value());
+    state_.baselines.observe(*state_.last_scan, state_.config.metrics.baseline);
     state_.last_scan_policy = state_.config.policy;
-    auto decision =
-        seams_.decide(state_.last_scan->snapshot, state_.config.policy, state_.history, now);
+    const core::Snapshot& snapshot = state_.last_scan->snapshot;
+    auto decision = seams_.decide(snapshot, state_.config.policy, state_.history, now);
     record.status = codec::round_status(decision.status);
-    record.reason = decision.reason;
+    record.reason = decision.reason + state_.baselines.learning_note(decision, snapshot);
     record.source_node = decision.source_node;
     record.dest_nodes = decision.dest_nodes;
     record.planned_bytes = decision.total_bytes;
@@ -235,9 +231,11 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
   ++state_.counters.rounds[std::string(codec::to_string(record.outcome))];
   if (record.outcome != codec::RoundOutcome::none) {
     remember(state_.rounds, state_.history, record);
-    save_rounds(state_.config, state_.rounds);
+    save_state(state_, now);
     audit_log_.append(state_.config.export_,
                       codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr));
+  } else if (state_.baselines.save_due(now)) {
+    save_state(state_, now);  // idle rounds only add readings
   }
   state_.last_round = record;
   nlohmann::json event = codec::to_json(record);
@@ -300,7 +298,7 @@ ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
                                           actuator::JobOptions options) {
   auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
   remember(state_.rounds, state_.history, record);
-  save_rounds(state_.config, state_.rounds);
+  save_state(state_, seams_.clock());
 
   start_job(new_job("manual", record.number, options.source_node, target.dest_nodes,
                     record.planned_bytes),
@@ -350,7 +348,7 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
   if (state_.last_round && state_.last_round->number == record->number) {
     state_.last_round = *record;
   }
-  save_rounds(state_.config, state_.rounds);
+  save_state(state_, seams_.clock());
   audit_log_.append(state_.config.export_,
                     codec::audit_job_entry(seams_.clock(), job->id, *record,
                                            result->report ? &*result->report : nullptr));
@@ -394,7 +392,7 @@ void Daemon::request_stop() {
 
 void Daemon::finish_stop() {
   stop_timer_.cancel();
-  save_rounds(state_.config, state_.rounds);
+  save_state(state_, seams_.clock());
   io_.stop();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "daemon/config/logging.hpp"
+#include "daemon/service/round_history.hpp"
 
 namespace nb::service {
 
@@ -32,6 +33,12 @@ std::vector<ProviderState> provider_states(const DaemonState& state) {
   return states;
 }
 
+void save_state(DaemonState& state, TimePoint now) {
+  auto baselines = state.baselines.saved();
+  save_rounds(state.config, state.rounds, baselines ? &*baselines : nullptr);
+  state.baselines.mark_saved(now);
+}
+
 std::string metrics_text(const DaemonState& state) {
   MetricsView view;
   view.snapshot = state.last_scan ? &state.last_scan->snapshot : nullptr;
@@ -39,6 +46,7 @@ std::string metrics_text(const DaemonState& state) {
   view.providers = provider_states(state);
   view.counters = &state.counters;
   view.log_messages_dropped = config::dropped_log_messages();
+  view.baselines = state.baselines.of(view.snapshot);
   return render_prometheus(view);
 }
 

@@ -15,6 +15,7 @@
 #include "daemon/config/config.hpp"
 #include "daemon/host/host_scan.hpp"
 #include "daemon/service/export/metrics_export.hpp"
+#include "daemon/service/node_baselines.hpp"
 
 namespace nb::service {
 
@@ -36,7 +37,11 @@ struct DaemonState {
   std::string last_scan_error;
   nlohmann::json last_job;  // the newest finished job, with its full report
   DaemonCounters counters;
+  NodeBaselines baselines;  // learned from each round's latencies; persisted with the rounds
 };
+
+// The rounds and the readings behind learned baselines, to [daemon] state_dir.
+void save_state(DaemonState& state, TimePoint now);
 
 // Which provider answered each metric in the last scan, and whether any node had a value.
 std::vector<ProviderState> provider_states(const DaemonState& state);

@@ -25,8 +25,13 @@ LoadedRounds load_rounds(const config::Config& config, TimePoint now) {
         state_file(config).string(), loaded.problem,
         loaded.moved_aside_to ? loaded.moved_aside_to->string() : "nowhere");
   }
+  if (!loaded.baselines_problem.empty()) {
+    spdlog::error("state file {}: dropping the learned baselines ({}); the rounds are kept",
+                  state_file(config).string(), loaded.baselines_problem);
+  }
   LoadedRounds result;
   result.rounds = std::move(loaded.rounds);
+  result.baselines = std::move(loaded.baselines);
   result.history = codec::to_history(result.rounds);
   codec::keep_newest_full_reports(result.rounds, kFullReportsKept);
   for (const auto& record : result.rounds) {
@@ -36,10 +41,21 @@ LoadedRounds load_rounds(const config::Config& config, TimePoint now) {
   return result;
 }
 
-void save_rounds(const config::Config& config, const std::vector<codec::RoundRecord>& rounds) {
-  if (auto saved = codec::save_state(state_file(config), rounds); !saved) {
+void save_rounds(const config::Config& config, const std::vector<codec::RoundRecord>& rounds,
+                 const codec::SavedBaselines* baselines) {
+  if (auto saved = codec::save_state(state_file(config), rounds, baselines); !saved) {
     spdlog::error("saving state: {}", saved.error().message());
   }
+}
+
+codec::RoundRecord new_round_record(std::uint64_t number, TimePoint time, std::string trigger) {
+  codec::RoundRecord record;
+  record.number = number;
+  record.time = time;
+  record.trigger = std::move(trigger);
+  record.status = codec::RoundStatus::scanning;
+  record.outcome = codec::RoundOutcome::pending;
+  return record;
 }
 
 void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "base/units.hpp"
@@ -30,10 +32,15 @@ struct LoadedRounds {
   std::vector<codec::RoundRecord> rounds;
   core::History history;
   std::uint64_t next_round_number = 1;
+  // The readings behind learned baselines; a malformed part is logged and left out.
+  std::optional<codec::SavedBaselines> baselines;
 };
 LoadedRounds load_rounds(const config::Config& config, TimePoint now);
 // Logs, rather than returns, a failure: the daemon carries on with its history in memory.
-void save_rounds(const config::Config& config, const std::vector<codec::RoundRecord>& rounds);
+void save_rounds(const config::Config& config, const std::vector<codec::RoundRecord>& rounds,
+                 const codec::SavedBaselines* baselines = nullptr);
+// A round as it starts: numbered, stamped, scanning.
+codec::RoundRecord new_round_record(std::uint64_t number, TimePoint time, std::string trigger);
 
 // Appends a round, keeping the newest kRoundsKept (or `keep`), and the history in step.
 void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,

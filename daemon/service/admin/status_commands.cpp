@@ -59,7 +59,14 @@ json containers_json(const core::Snapshot& snapshot, std::size_t limit) {
           {"containers", list}};
 }
 
-json topology_json(const core::Snapshot& snapshot) {
+// A node's baseline without its id, which the topology node already carries.
+json node_baseline_json(const NodeBaselines& baselines, NodeId node) {
+  json baseline = to_json(baselines.tracker().baseline(node));
+  baseline.erase("node");
+  return baseline;
+}
+
+json topology_json(const core::Snapshot& snapshot, const NodeBaselines& baselines) {
   json nodes = json::array();
   for (const auto& node : snapshot.nodes) {
     json distance = json::object();
@@ -74,7 +81,8 @@ json topology_json(const core::Snapshot& snapshot) {
          {"free_bytes", node.free_bytes ? json(*node.free_bytes) : json()},
          {"total_bytes", node.total_bytes ? json(*node.total_bytes) : json()},
          {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json()},
-         {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json()}});
+         {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json()},
+         {"baseline", node_baseline_json(baselines, node.id)}});
   }
   json pools = json::array();
   for (const auto& pool : snapshot.pools) {
@@ -141,6 +149,8 @@ CommandOutcome status(DaemonView& daemon, const Args&, CommandContext&) {
       {"round_in_progress", round_in_progress(state.scanning, now)},
       {"last_job", state.last_job},
       {"providers", providers_json(state)},
+      {"baselines",
+       baselines_json(state.baselines.of(state.last_scan ? &state.last_scan->snapshot : nullptr))},
       {"scan_error", state.last_scan_error.empty() ? json() : json(state.last_scan_error)},
       {"clients", daemon.clients()},
   };
@@ -202,7 +212,7 @@ CommandOutcome topology(DaemonView& daemon, const Args&, CommandContext&) {
   if (!snapshot) {
     return unavailable("no snapshot yet");
   }
-  return topology_json(snapshot->snapshot);
+  return topology_json(snapshot->snapshot, daemon.state().baselines);
 }
 
 CommandOutcome snapshot(DaemonView& daemon, const Args&, CommandContext&) {

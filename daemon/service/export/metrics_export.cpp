@@ -173,6 +173,27 @@ void write_node_metrics(Writer& w, const MetricsView& view) {
   }
 }
 
+// Only nodes that have a baseline get the value; every known node gets its count of readings, so
+// that a dashboard shows learning progress before the first baseline exists.
+void write_baselines(Writer& w, const std::vector<metrics::NodeBaseline>& baselines) {
+  w.family("numabalancer_node_baseline_read_latency_ns", "gauge",
+           "The node's read latency with little load, configured or learned, in nanoseconds.");
+  for (const auto& baseline : baselines) {
+    if (baseline.read_latency_ns && baseline.source) {
+      w.sample("numabalancer_node_baseline_read_latency_ns",
+               fmt::format("node=\"{}\",source=\"{}\"", baseline.node,
+                           metrics::to_string(*baseline.source)),
+               *baseline.read_latency_ns);
+    }
+  }
+  w.family("numabalancer_node_baseline_samples", "gauge",
+           "Latency readings in the node's baseline window.");
+  for (const auto& baseline : baselines) {
+    w.sample("numabalancer_node_baseline_samples", fmt::format("node=\"{}\"", baseline.node),
+             static_cast<double>(baseline.samples));
+  }
+}
+
 void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
   for (const auto& [status, count] : c.rounds) {
@@ -210,6 +231,9 @@ std::string render_prometheus(const MetricsView& view) {
   Writer w;
   if (view.snapshot != nullptr) {
     write_node_metrics(w, view);
+  }
+  if (!view.baselines.empty()) {
+    write_baselines(w, view.baselines);
   }
   if (view.decision != nullptr) {
     w.family("numabalancer_pressure_level", "gauge",

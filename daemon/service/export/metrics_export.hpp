@@ -12,6 +12,7 @@
 #include "actuator/migration_report.hpp"
 #include "core/decision.hpp"
 #include "core/snapshot.hpp"
+#include "daemon/metrics/baseline_tracker.hpp"
 
 namespace nb::service {
 
@@ -60,7 +61,8 @@ struct MetricsView {
   const core::Decision* decision = nullptr;  // the last one, if any
   std::vector<ProviderState> providers;
   const DaemonCounters* counters = nullptr;
-  std::uint64_t log_messages_dropped = 0;  // by the logger's full queue
+  std::uint64_t log_messages_dropped = 0;             // by the logger's full queue
+  std::vector<metrics::NodeBaseline> baselines = {};  // each node's, configured or learned
 };
 
 std::string render_prometheus(const MetricsView& view);

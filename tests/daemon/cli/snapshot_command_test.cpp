@@ -125,6 +125,61 @@ TEST(SnapshotCommand, CarriesTheDaemonsPersistedRoundsAsHistory) {
   EXPECT_TRUE(document->history[0].migrated);
 }
 
+// The file provider under the host root measures nodes 0 and 1; the state file holds readings of
+// node 0 by `saved_provider` of `saved_kind`.
+CommandOutput snapshot_with_saved_baselines(const std::string& saved_provider,
+                                            const std::string& saved_kind,
+                                            const nb::testing::TempTree& host,
+                                            const nb::testing::TempTree& scratch) {
+  make_fake_host(host);
+  const long long now_s = static_cast<long long>(std::time(nullptr));
+  host.make_file("metrics.json", "{\"time\": " + std::to_string(now_s) +
+                                     ", \"nodes\": [{\"id\": 0, \"read_latency_ns\": 130},"
+                                     " {\"id\": 1, \"read_latency_ns\": 190}]}");
+  const long long hour_ago_ms = (now_s - 3600) * 1000;
+  scratch.make_file("state/state.json",
+                    "{\"version\": 1, \"rounds\": [], \"baselines\": {\"provider\": \"" +
+                        saved_provider + "\", \"kind\": \"" + saved_kind +
+                        "\", \"nodes\": {\"0\": [[" + std::to_string(hour_ago_ms) + ", 91.5], [" +
+                        std::to_string(hour_ago_ms + 10000) + ", 99]]}}}");
+  const auto config =
+      scratch.make_file("config.toml",
+                        "[metrics]\nlatency = \"file\"\nbandwidth = \"none\"\n"
+                        "[metrics.file]\npath = \"" +
+                            host.path("metrics.json").string() +
+                            "\"\n[metrics.baseline]\nmin_samples = 2\n"
+                            "read_latency_ns = { \"1\" = 141.5 }\n[daemon]\nstate_dir = \"" +
+                            scratch.path("state").string() + "\"\n");
+  return run_command(kDaemon + " snapshot --config '" + config.string() + "' --host-root '" +
+                         host.root().string() + "'",
+                     scratch);
+}
+
+TEST(SnapshotCommand, CarriesTheDaemonsLearnedAndConfiguredBaselines) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  CommandOutput result = snapshot_with_saved_baselines("file", "external", host, scratch);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto document = codec::parse_snapshot(result.out, TimePoint{});
+  ASSERT_TRUE(document.ok()) << document.error().message() << "\n" << result.out;
+  EXPECT_EQ(document->snapshot.nodes[0].read_latency_ns, 130.0) << result.out;
+  ASSERT_TRUE(document->snapshot.nodes[0].baseline_read_latency_ns.has_value()) << result.out;
+  EXPECT_DOUBLE_EQ(*document->snapshot.nodes[0].baseline_read_latency_ns, 91.5 + 0.05 * 7.5);
+  EXPECT_EQ(document->snapshot.nodes[1].baseline_read_latency_ns, 141.5);
+  EXPECT_FALSE(document->snapshot.nodes[2].baseline_read_latency_ns.has_value());
+}
+
+TEST(SnapshotCommand, BaselinesLearnedFromAnotherKindAreNotCarried) {
+  nb::testing::TempTree host;
+  nb::testing::TempTree scratch;
+  CommandOutput result = snapshot_with_saved_baselines("file", "load_to_use", host, scratch);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto document = codec::parse_snapshot(result.out, TimePoint{});
+  ASSERT_TRUE(document.ok()) << document.error().message();
+  EXPECT_FALSE(document->snapshot.nodes[0].baseline_read_latency_ns.has_value());
+  EXPECT_EQ(document->snapshot.nodes[1].baseline_read_latency_ns, 141.5);
+}
+
 TEST(SnapshotCommand, CorruptStateFileIsReportedAndLeftInPlace) {
   nb::testing::TempTree host;
   nb::testing::TempTree scratch;

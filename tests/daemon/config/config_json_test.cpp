@@ -49,6 +49,12 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
   },
   "metrics": {
     "bandwidth": "auto",
+    "baseline": {
+      "min_samples": 60,
+      "quantile": 0.05,
+      "read_latency_ns": {},
+      "window": "24h"
+    },
     "file": {
       "bandwidth_metric": "numabalancer_node_bandwidth_gbps",
       "format": "auto",
@@ -118,6 +124,14 @@ TEST(EffectiveConfigJson, UnsetOptionalsAreAutoAndPoolsAreAnArray) {
   EXPECT_EQ(json["pool"][1]["nodes"], "auto");
 }
 
+TEST(EffectiveConfigJson, BaselinesAreAnObjectByNodeId) {
+  Config config;
+  config.metrics.baseline.read_latency_ns = {{0, 92.0}, {1, 141.5}};
+  nlohmann::json json = effective_config_json(config);
+  EXPECT_EQ(json["metrics"]["baseline"]["read_latency_ns"],
+            nlohmann::json({{"0", 92.0}, {"1", 141.5}}));
+}
+
 template <typename S>
 void expect_well_formed(KeyTable<S> keys) {
   std::set<std::string_view> names;
@@ -134,7 +148,7 @@ TEST(KeyTables, NamesAreUniqueAndEveryKeyIsDocumented) {
   expect_well_formed(pool_keys());
   expect_well_formed(metrics_keys());
   const MetricsConfig metrics;
-  for_each_provider_section(
+  for_each_metrics_section(
       metrics, [](std::string_view, auto keys, const auto&) { expect_well_formed(keys); });
   expect_well_formed(actuator_keys());
   expect_well_formed(eviction_keys());

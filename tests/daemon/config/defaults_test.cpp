@@ -52,6 +52,13 @@ std::string text(const std::vector<std::string>& values) {
   }
   return joined + "]";
 }
+std::string text(const std::map<NodeId, double>& values) {
+  std::string joined = "{";
+  for (const auto& [node, ns] : values) {
+    joined += std::to_string(node) + "=" + text(ns) + ",";
+  }
+  return joined + "}";
+}
 std::string size_text(Bytes value) {
   return exact_size_text(value);
 }
@@ -134,6 +141,13 @@ const std::vector<Field>& all_fields() {
        [](const Config& c) { return text(c.metrics.probe.cpu_budget); }},
       {"metrics.perf.window", [](const Config& c) { return text(c.metrics.perf.window); }},
       {"metrics.resctrl.window", [](const Config& c) { return text(c.metrics.resctrl.window); }},
+      {"metrics.baseline.read_latency_ns",
+       [](const Config& c) { return text(c.metrics.baseline.read_latency_ns); }},
+      {"metrics.baseline.quantile",
+       [](const Config& c) { return text(c.metrics.baseline.quantile); }},
+      {"metrics.baseline.window", [](const Config& c) { return text(c.metrics.baseline.window); }},
+      {"metrics.baseline.min_samples",
+       [](const Config& c) { return text(c.metrics.baseline.min_samples); }},
       {"actuator.rate_limit",
        [](const Config& c) { return text(c.actuator.rate_limit_mib_per_s); }},
       {"actuator.call_target", [](const Config& c) { return text(c.actuator.call_target); }},
@@ -217,6 +231,10 @@ TEST(ConfigDefaults, DocumentedDefaultsAreTheStructDefaults) {
       {"metrics.probe.cpu_budget", text(0.005)},
       {"metrics.perf.window", "1s"},
       {"metrics.resctrl.window", "1s"},
+      {"metrics.baseline.read_latency_ns", "{}"},
+      {"metrics.baseline.quantile", text(0.05)},
+      {"metrics.baseline.window", "24h"},
+      {"metrics.baseline.min_samples", "60"},
       {"actuator.rate_limit", text(512.0)},
       {"actuator.call_target", "20ms"},
       {"actuator.move_shared", "false"},
@@ -253,7 +271,7 @@ TEST(ConfigDefaults, EmptyDocumentLoadsAsDefaults) {
 TEST(ConfigDefaults, EmptySectionsLoadAsDefaults) {
   ConfigLoad load = load_config_string(
       "[daemon]\n[admin]\n[policy]\n[metrics]\n[metrics.file]\n[metrics.probe]\n"
-      "[metrics.perf]\n[metrics.resctrl]\n[actuator]\n[eviction]\n[export]\n",
+      "[metrics.perf]\n[metrics.resctrl]\n[metrics.baseline]\n[actuator]\n[eviction]\n[export]\n",
       "sections.toml", registered_names());
   ASSERT_TRUE(load.ok()) << load.problems.front().to_string();
   expect_every_field_default(load.config);
@@ -286,13 +304,14 @@ TEST(ConfigDefaults, ExampleFileDeclaresShareAndReclaimPoolsOnAutoNodes) {
   EXPECT_EQ(load.config.policy.reclaim_pool, "reclaim");
 }
 
-// Every key is written out, so that the file documents it; the three without a default value are
+// Every key is written out, so that the file documents it; the four without a default value are
 // shown commented out with an example.
 TEST(ConfigDefaults, ExampleFileWritesOutEveryKey) {
   toml::table example = toml::parse_file(NB_SOURCE_DIR "/config.toml.example");
   std::string text = nb::testing::read_file(NB_SOURCE_DIR "/config.toml.example");
   const std::map<std::string, std::string> commented = {
       {"metrics.file.path", "\n# path = \""},
+      {"metrics.baseline.read_latency_ns", "\n# read_latency_ns = { \"0\" = "},
       {"actuator.min_free_bytes", "\n# min_free_bytes = \""},
       {"eviction.exec", "\n# exec = [\""},
   };

@@ -70,7 +70,7 @@ TEST(ConfigDocs, EveryKeyIsInTheManPageAndTheExample) {
   expect_documented("[[pool]]", pool_keys());
   expect_documented("[metrics]", metrics_keys());
   const MetricsConfig metrics;
-  for_each_provider_section(metrics, [](std::string_view name, auto keys, const auto&) {
+  for_each_metrics_section(metrics, [](std::string_view name, auto keys, const auto&) {
     expect_documented("[metrics." + std::string(name) + "]", keys);
   });
   expect_documented("[actuator]", actuator_keys());

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,7 @@ INSTANTIATE_TEST_SUITE_P(
                       UnknownKeyCase{"[metrics.probe]", "metrics.probe.bogus"},
                       UnknownKeyCase{"[metrics.perf]", "metrics.perf.bogus"},
                       UnknownKeyCase{"[metrics.resctrl]", "metrics.resctrl.bogus"},
+                      UnknownKeyCase{"[metrics.baseline]", "metrics.baseline.bogus"},
                       UnknownKeyCase{"[actuator]", "actuator.bogus"},
                       UnknownKeyCase{"[eviction]", "eviction.bogus"},
                       UnknownKeyCase{"[export]", "export.bogus"}));
@@ -118,6 +120,11 @@ nodes = [0, 2]
 name = "latency"
 cgroups = ["latency.slice/**"]
 nodes = "auto"
+[metrics.baseline]
+read_latency_ns = { "0" = 92.0, "1" = 141 }
+quantile = 0.1
+window = "6h"
+min_samples = 5
 [actuator]
 rate_limit = 0
 min_free_bytes = "2GiB"
@@ -146,6 +153,11 @@ exec = ["/usr/sbin/evict", "--now"]
   EXPECT_EQ(config.pools[0].nodes, (std::vector<NodeId>{0, 2}));
   EXPECT_EQ(config.pools[1].nodes, std::nullopt);
   EXPECT_EQ(config.pools[1].cgroups, std::vector<std::string>{"latency.slice/**"});
+  EXPECT_EQ(config.metrics.baseline.read_latency_ns,
+            (std::map<NodeId, double>{{0, 92.0}, {1, 141.0}}));
+  EXPECT_EQ(config.metrics.baseline.quantile, 0.1);
+  EXPECT_EQ(config.metrics.baseline.window, 6h);
+  EXPECT_EQ(config.metrics.baseline.min_samples, 5);
   EXPECT_EQ(config.actuator.rate_limit_mib_per_s, 0.0);
   EXPECT_EQ(config.actuator.min_free_bytes, 2 * kGiB);
   EXPECT_EQ(config.eviction.exec, (std::vector<std::string>{"/usr/sbin/evict", "--now"}));

@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
 namespace nb::ctl {
 namespace {
 
@@ -116,6 +121,50 @@ TEST(HumanOutput, StatusShowsTheLastJobAndARoundStillReading) {
   expect_contains(out,
                   "last job:   job 3 (round), finished 2026-12-02T10:00:01Z: done, moved 30.0 MiB");
   expect_contains(out, "  pid 11");
+}
+
+json baseline(json value, json source, int samples, int needed) {
+  return {{"read_latency_ns", std::move(value)},
+          {"source", std::move(source)},
+          {"samples", samples},
+          {"samples_needed", needed}};
+}
+
+TEST(HumanOutput, StatusShowsEachNodesBaselineOrHowLongItStillLearns) {
+  json status{{"state", "running"}, {"baselines", json::array()}};
+  const json nodes[] = {baseline(92.04, "learned", 61, 0), baseline(141.5, "configured", 0, 0),
+                        baseline(nullptr, nullptr, 5, 55)};
+  for (int id = 0; id < 3; ++id) {
+    json entry = nodes[id];
+    entry["node"] = id;
+    status["baselines"].push_back(entry);
+  }
+  auto out = format_result("status", status);
+  expect_contains(out, "baseline:   node 0 92.0 ns (learned, 61 readings)\n");
+  expect_contains(out, "baseline:   node 1 141.5 ns (configured)\n");
+  expect_contains(out, "baseline:   node 2 learning: 55 more\n");
+}
+
+TEST(HumanOutput, TopologyHasABaselineColumn) {
+  json topology{{"nodes",
+                 {{{"id", 0},
+                   {"cpus", "0-3"},
+                   {"read_latency_ns", 95.0},
+                   {"baseline", baseline(90.0, "learned", 60, 0)}},
+                  {{"id", 1},
+                   {"cpus", "4-7"},
+                   {"read_latency_ns", 150.0},
+                   {"baseline", baseline(nullptr, nullptr, 1, 59)}},
+                  {{"id", 2}, {"cpus", ""}}}},
+                {"pools", json::array()}};
+  auto out = format_result("topology", topology);
+  expect_contains(out, "BASELINE");
+  expect_contains(out, "90.0 ns (learned, 60 readings)");
+  expect_contains(out, "learning: 59 more");
+  // A daemon from before baselines sends none: the cell is "-", not an error.
+  std::istringstream last_row(out.substr(out.rfind("\n2 ")));
+  std::vector<std::string> cells{std::istream_iterator<std::string>(last_row), {}};
+  EXPECT_EQ(cells, (std::vector<std::string>{"2", "(none)", "-", "-", "-", "-", "-"}));
 }
 
 TEST(HumanOutput, PendingReconcileSaysWhereTheOutcomeWillShow) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/decide.hpp"
 #include "daemon/service/daemon.hpp"
 #include "daemon/service/extension_names.hpp"
 #include "tests/daemon/service/socket_client.hpp"
@@ -41,7 +42,9 @@ class DaemonHarness {
   struct Fakes {
     std::mutex mutex;
     std::condition_variable changed;
-    core::Decision decision;  // what decide() returns
+    core::Decision decision;               // what decide() returns
+    bool real_policy = false;              // core::decide() instead, on the fake host's snapshot
+    std::optional<double> bandwidth_gbps;  // every node's; none by default
     std::vector<std::size_t> history_sizes;
     bool hold_jobs = false;  // migrate() waits for release() or cancel
     bool job_entered = false;
@@ -92,6 +95,7 @@ class DaemonHarness {
         auto& node = document.snapshot.nodes[static_cast<std::size_t>(id)];
         node.id = id;
         node.read_latency_ns = id == 0 ? 60 : 95;
+        node.bandwidth_gbps = fakes_.bandwidth_gbps;
         node.distance = {{id, 10}, {1 - id, 21}};
         node.cpus = std::to_string(id);
       }
@@ -108,11 +112,11 @@ class DaemonHarness {
       document.report.providers = {latency, bandwidth};
       return document;
     };
-    seams.decide = [this](const core::Snapshot&, const core::PolicyConfig&,
-                          const core::History& history, TimePoint) {
+    seams.decide = [this](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
+                          const core::History& history, TimePoint now) {
       std::lock_guard lock(fakes_.mutex);
       fakes_.history_sizes.push_back(history.size());
-      return fakes_.decision;
+      return fakes_.real_policy ? core::decide(snapshot, policy, history, now) : fakes_.decision;
     };
     seams.load_config = [](const std::filesystem::path& path) {
       return config::load_config_file(path, service::extension_names());

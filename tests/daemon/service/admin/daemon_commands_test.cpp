@@ -140,6 +140,50 @@ TEST_F(DaemonCommandsTest, PlanReadsItsArgumentBeforeAnythingElse) {
   EXPECT_EQ(error_of(run("plan")), "no round has decided yet");
 }
 
+TEST_F(DaemonCommandsTest, StatusAndTopologyShowEachNodesBaseline) {
+  daemon.state_.config.metrics.baseline.read_latency_ns = {{1, 141.5}};
+  daemon.state_.config.metrics.baseline.min_samples = 60;
+  host::HostScan scan;
+  scan.snapshot.nodes.resize(2);
+  scan.snapshot.nodes[0].id = 0;
+  scan.snapshot.nodes[0].read_latency_ns = 95;
+  scan.snapshot.nodes[1].id = 1;
+  scan.snapshot.nodes[1].read_latency_ns = 150;
+  host::ProviderReport report;
+  report.provider = "probe";
+  report.available = true;
+  report.kind = core::LatencyKind::load_to_use;
+  scan.report.providers.push_back(report);
+  daemon.state_.baselines.observe(scan, daemon.state_.config.metrics.baseline);
+  daemon.state_.last_scan = scan;
+
+  auto status = run("status");
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(status.result["baselines"], json::parse(R"([
+      {"node": 0, "read_latency_ns": null, "source": null, "samples": 1, "samples_needed": 59},
+      {"node": 1, "read_latency_ns": 141.5, "source": "configured", "samples": 1,
+       "samples_needed": 0}])"));
+
+  auto topology = run("topology");
+  ASSERT_TRUE(topology.ok());
+  EXPECT_EQ(topology.result["nodes"][0]["baseline"],
+            json::parse(R"({"read_latency_ns": null, "source": null, "samples": 1,
+                            "samples_needed": 59})"));
+  EXPECT_EQ(topology.result["nodes"][1]["baseline"]["read_latency_ns"], 141.5);
+  EXPECT_EQ(topology.result["nodes"][1]["baseline"]["source"], "configured");
+
+  auto snapshot = run("snapshot");
+  ASSERT_TRUE(snapshot.ok());
+  EXPECT_EQ(snapshot.result["nodes"][1]["baseline_read_latency_ns"], 141.5);
+  EXPECT_TRUE(snapshot.result["nodes"][0]["baseline_read_latency_ns"].is_null());
+}
+
+TEST_F(DaemonCommandsTest, StatusBeforeAnyScanHasNoBaselines) {
+  auto status = run("status");
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(status.result["baselines"], json::array());
+}
+
 // Adding a command: a free function over the DaemonView (in the topic's file, declared in
 // daemon_commands.hpp) and one row in daemon_commands.cpp's table. This one shows the shape.
 CommandOutcome uptime_example(DaemonView& daemon, const json&, CommandContext&) {

@@ -162,5 +162,40 @@ TEST(Histogram, CountsAreCumulativeAndOverflowOnlyInInf) {
   EXPECT_DOUBLE_EQ(histogram.sum(), 12.0);
 }
 
+TEST(PrometheusExport, BaselineGaugesNameTheirSourceAndCountReadings) {
+  auto snapshot = two_node_snapshot();
+  MetricsView view{&snapshot, nullptr, {}, nullptr};
+  view.baselines = {
+      {.node = 0,
+       .read_latency_ns = 92.5,
+       .source = metrics::BaselineSource::learned,
+       .samples = 61,
+       .samples_needed = 0},
+      {.node = 1, .samples = 12, .samples_needed = 48},
+      {.node = 2,
+       .read_latency_ns = 141.5,
+       .source = metrics::BaselineSource::configured,
+       .samples = 0,
+       .samples_needed = 0},
+  };
+  auto text = render_prometheus(view);
+  expect_valid_exposition(text);
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_read_latency_ns{node=\"0\","
+                              "source=\"learned\"} 92.5\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_read_latency_ns{node=\"2\","
+                              "source=\"configured\"} 141.5\n"));
+  EXPECT_EQ(text.find("numabalancer_node_baseline_read_latency_ns{node=\"1\""), std::string::npos)
+      << "a node still learning has no baseline sample, never a zero";
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples{node=\"0\"} 61\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples{node=\"1\"} 12\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples{node=\"2\"} 0\n"));
+}
+
+TEST(PrometheusExport, NoBaselinesNoBaselineFamilies) {
+  auto snapshot = two_node_snapshot();
+  MetricsView view{&snapshot, nullptr, {}, nullptr};
+  EXPECT_EQ(render_prometheus(view).find("baseline"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace nb::service
