@@ -62,6 +62,17 @@ void copy_metric(const metrics::MetricReading& reading, std::optional<double> co
   }
 }
 
+// The kind travels with the numbers: the policy picks its thresholds by it. With no numbers
+// there is nothing for it to describe.
+void copy_readings(const metrics::MetricReading& latency, const metrics::MetricReading& bandwidth,
+                   core::Snapshot& snapshot) {
+  copy_metric(latency, &core::Node::read_latency_ns, snapshot.nodes);
+  if (latency.available()) {
+    snapshot.read_latency_kind = latency.kind;
+  }
+  copy_metric(bandwidth, &core::Node::bandwidth_gbps, snapshot.nodes);
+}
+
 std::size_t pool_index(const std::vector<config::PoolConfig>& pools, std::string_view name) {
   for (std::size_t i = 0; i < pools.size(); ++i) {
     if (pools[i].name == name) {
@@ -184,13 +195,7 @@ Result<HostScan> HostScanner::scan(TimePoint now) {
 
   const metrics::MetricReading latency = latency_->read(now);
   const metrics::MetricReading bandwidth = bandwidth_->read(now);
-  copy_metric(latency, &core::Node::read_latency_ns, snapshot.nodes);
-  // The kind travels with the numbers: the policy picks its thresholds by it. With no numbers
-  // there is nothing for it to describe.
-  if (latency.available()) {
-    snapshot.read_latency_kind = latency.kind;
-  }
-  copy_metric(bandwidth, &core::Node::bandwidth_gbps, snapshot.nodes);
+  copy_readings(latency, bandwidth, snapshot);
 
   add_walk_counts(*walked, counts);
   scan.report = ScanReport{.host = host_name(host_root_),
