@@ -9,11 +9,11 @@
 #include <string>
 
 #include "daemon/cli/commands.hpp"
+#include "daemon/codec/scan_document.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/host/host_scanner.hpp"
-#include "daemon/host/scan_document.hpp"
 #include "daemon/service/extension_names.hpp"
 #include "daemon/service/node_baselines.hpp"
 
@@ -68,7 +68,7 @@ int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
                           service::tracker_from(learned, service::latency_source(*scan),
                                                 config.metrics.baseline, scan->snapshot.time));
   const codec::SnapshotDocument document =
-      host::scan_document(*scan, config.policy, std::move(history));
+      codec::scan_document(*scan, config.policy, std::move(history));
   std::cout << codec::to_json(document).dump(2) << '\n';
   std::cout.flush();
   if (!std::cout) {

@@ -1,7 +1,7 @@
 #pragma once
 // One reading of the live host, typed: the snapshot the policy decides on and the report of how
 // the reading went. The report becomes the snapshot document's `meta` object only at the edges
-// (`numabalancerd snapshot`, the admin `snapshot` reply), through host::to_json(ScanReport).
+// (`numabalancerd snapshot`, the admin `snapshot` reply), through codec::to_json(ScanReport).
 
 #include <cstddef>
 #include <filesystem>

@@ -8,8 +8,8 @@
 #include "base/time.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
+#include "daemon/codec/scan_document.hpp"
 #include "daemon/config/config_json.hpp"
-#include "daemon/host/scan_document.hpp"
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
 #include "daemon/service/history_since.hpp"
@@ -221,7 +221,7 @@ CommandOutcome snapshot(DaemonView& daemon, const Args&, CommandContext&) {
     return unavailable("no snapshot yet");
   }
   return codec::to_json(
-      host::scan_document(*state.last_scan, state.last_scan_policy, state.history));
+      codec::scan_document(*state.last_scan, state.last_scan_policy, state.history));
 }
 
 CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {

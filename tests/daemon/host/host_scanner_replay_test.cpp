@@ -4,9 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "daemon/codec/scan_document.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/host/host_scanner.hpp"
-#include "daemon/host/scan_document.hpp"
 #include "tests/daemon/host/host_fixture.hpp"
 
 namespace nb::host {
@@ -41,7 +41,7 @@ codec::SnapshotDocument scan_ok(const nb::testing::TempTree& tree, const config:
   HostScanner scanner(tree.root(), config);
   auto scan = scanner.scan(kNow);
   EXPECT_TRUE(scan.ok()) << scan.error().message();
-  return scan.ok() ? scan_document(*scan, config.policy, {}) : codec::SnapshotDocument{};
+  return scan.ok() ? codec::scan_document(*scan, config.policy, {}) : codec::SnapshotDocument{};
 }
 
 TEST(HostScannerReplay, AFileProviderUnderTheTreeAnswersAndItsKindTravels) {

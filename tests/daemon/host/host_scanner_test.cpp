@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "daemon/codec/policy_overrides.hpp"
+#include "daemon/codec/scan_document.hpp"
 #include "daemon/codec/snapshot_json.hpp"
-#include "daemon/host/scan_document.hpp"
 #include "tests/daemon/host/host_fixture.hpp"
 
 namespace nb::host {
@@ -40,7 +40,7 @@ HostScan typed_scan_ok(const nb::testing::TempTree& tree, const config::Config& 
 
 // The scan as the edges write it: the report as "meta", the [policy] as "config.policy".
 codec::SnapshotDocument scan_ok(const nb::testing::TempTree& tree, const config::Config& config) {
-  return scan_document(typed_scan_ok(tree, config), config.policy, {});
+  return codec::scan_document(typed_scan_ok(tree, config), config.policy, {});
 }
 
 const core::Pool* find_pool(const core::Snapshot& snapshot, std::string_view name) {
@@ -339,7 +339,7 @@ TEST(HostScannerOnThisHost, ProducesADocumentTheCodecReadsBack) {
   ASSERT_TRUE(document.ok()) << document.error().message();
   EXPECT_FALSE(document->snapshot.nodes.empty());
   auto reparsed = codec::parse_snapshot(
-      codec::to_json(scan_document(*document, config.policy, {})).dump(), kNow);
+      codec::to_json(codec::scan_document(*document, config.policy, {})).dump(), kNow);
   ASSERT_TRUE(reparsed.ok()) << reparsed.error().message();
   EXPECT_EQ(reparsed->snapshot.containers.size(), document->snapshot.containers.size());
 }

@@ -8,9 +8,9 @@
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/host/host_scan.hpp"
 
-namespace nb::host {
+namespace nb::codec {
 
-codec::SnapshotDocument scan_document(const HostScan& scan, const core::PolicyConfig& policy,
-                                      core::History history);
+SnapshotDocument scan_document(const host::HostScan& scan, const core::PolicyConfig& policy,
+                               core::History history);
 
-}  // namespace nb::host
+}  // namespace nb::codec

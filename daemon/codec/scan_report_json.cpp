@@ -1,7 +1,11 @@
-#include "daemon/host/scan_report_json.hpp"
+#include "daemon/codec/scan_report_json.hpp"
 
-namespace nb::host {
+namespace nb::codec {
 namespace {
+
+using host::CgroupReport;
+using host::ProviderReport;
+using host::ScanCounts;
 
 using nlohmann::json;
 
@@ -42,7 +46,7 @@ json counts_json(const ScanCounts& counts) {
 
 }  // namespace
 
-json to_json(const ScanReport& report) {
+json to_json(const host::ScanReport& report) {
   json meta = json::object();
   if (report.host) {
     meta["host"] = *report.host;
@@ -50,7 +54,7 @@ json to_json(const ScanReport& report) {
   meta["host_root"] = report.host_root.string();
   meta["cgroup"] = cgroup_json(report.cgroup);
   json metrics = json::object();
-  for (const ProviderReport& provider : report.providers) {
+  for (const host::ProviderReport& provider : report.providers) {
     metrics[std::string(metrics::to_string(provider.metric))] = provider_json(provider);
   }
   meta["metrics"] = std::move(metrics);
@@ -58,4 +62,4 @@ json to_json(const ScanReport& report) {
   return meta;
 }
 
-}  // namespace nb::host
+}  // namespace nb::codec

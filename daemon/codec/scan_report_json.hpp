@@ -7,8 +7,8 @@
 
 #include "daemon/host/host_scan.hpp"
 
-namespace nb::host {
+namespace nb::codec {
 
-nlohmann::json to_json(const ScanReport& report);
+nlohmann::json to_json(const host::ScanReport& report);
 
-}  // namespace nb::host
+}  // namespace nb::codec
