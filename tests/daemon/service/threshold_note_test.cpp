@@ -5,11 +5,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ringbuffer_sink.h>
-#include <spdlog/spdlog.h>
 
 #include "daemon/service/host_seams.hpp"
 #include "tests/daemon/host/host_fixture.hpp"
+#include "tests/support/captured_log.hpp"
 
 namespace nb::service {
 namespace {
@@ -128,27 +127,7 @@ TEST(ThresholdWarning, AFittingKindSpendsItWithoutANote) {
       << "said once per configuration: the provider is settled on for its life";
 }
 
-// Routes the default logger into memory for one test.
-class CapturedLog {
- public:
-  CapturedLog()
-      : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)),
-        previous_(spdlog::default_logger()) {
-    spdlog::set_default_logger(std::make_shared<spdlog::logger>("captured", sink_));
-  }
-  ~CapturedLog() { spdlog::set_default_logger(previous_); }
-  std::size_t count(std::string_view piece) {
-    std::size_t found = 0;
-    for (const std::string& line : sink_->last_formatted()) {
-      found += line.find(piece) != std::string::npos ? 1 : 0;
-    }
-    return found;
-  }
-
- private:
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
-  std::shared_ptr<spdlog::logger> previous_;
-};
+using nb::testing::CapturedLog;
 
 // The daemon's scan seam warns at the first round after start-up and after each reload.
 TEST(ThresholdWarning, TheDaemonsScanWarnsOncePerConfiguration) {

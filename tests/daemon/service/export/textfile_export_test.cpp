@@ -2,12 +2,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ringbuffer_sink.h>
-#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include "daemon/codec/atomic_file.hpp"
 #include "daemon/service/export/failure_log.hpp"
+#include "tests/support/captured_log.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::service {
@@ -26,21 +25,7 @@ std::vector<std::string> directory_names(const std::filesystem::path& dir) {
   return names;
 }
 
-// Routes the default logger into memory for one test, so that what was logged can be counted.
-class CapturedLog {
- public:
-  CapturedLog()
-      : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)),
-        previous_(spdlog::default_logger()) {
-    spdlog::set_default_logger(std::make_shared<spdlog::logger>("captured", sink_));
-  }
-  ~CapturedLog() { spdlog::set_default_logger(previous_); }
-  std::vector<std::string> lines() { return sink_->last_formatted(); }
-
- private:
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
-  std::shared_ptr<spdlog::logger> previous_;
-};
+using nb::testing::CapturedLog;
 
 TEST(AtomicFile, ReplacesTheContentAndLeavesNoTempFileBehind) {
   TempTree tree;
