@@ -20,6 +20,9 @@ daemon_write_config() {
     cat <<TOML
 
 [policy]
+# The file provider's numbers are of kind "external", for which auto means relative thresholds;
+# this scenario's latencies are written for the nanosecond ones.
+threshold_mode = "absolute"
 container_min_bytes = "16MiB"
 round_max_bytes = "128MiB"
 supported_pools = ["share"]

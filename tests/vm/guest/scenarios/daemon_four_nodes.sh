@@ -16,6 +16,9 @@ metrics=/tmp/dfour-metrics.json
   cat <<TOML
 
 [policy]
+# The file provider's numbers are of kind "external", for which auto means relative thresholds;
+# this scenario's latencies are written for the nanosecond ones.
+threshold_mode = "absolute"
 container_min_bytes = "16MiB"
 round_max_bytes = "1GiB"
 supported_pools = ["share", "wide", "near"]

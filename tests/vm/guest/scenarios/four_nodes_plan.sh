@@ -10,6 +10,9 @@ slack=$((8 * MIB))
 nb_write_four_node_config() {
   cat >/tmp/four.toml <<TOML
 [policy]
+# The file provider's numbers are of kind "external", for which auto means relative thresholds;
+# this scenario's latencies are written for the nanosecond ones.
+threshold_mode = "absolute"
 container_min_bytes = "16MiB"
 reclaim_container_min_bytes = "16MiB"
 round_max_bytes = "1GiB"
