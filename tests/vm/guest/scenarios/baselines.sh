@@ -19,6 +19,10 @@ baselines_config() {
 
 [policy]
 threshold_mode = "auto"
+# Under TCG the probe's readings swing by about 2x from round to round, and 5 samples make a
+# rough baseline: wide ratios keep the idle guest idle, and 1 ns below still makes force.
+grace_latency_ratio = 3.0
+force_latency_ratio = 4.0
 supported_pools = ["share"]
 reclaim_pool = ""
 min_interval = "2s"
@@ -83,9 +87,15 @@ else
 fi
 ctl_json /tmp/b-status.json status
 attach baselines-status.json /tmp/b-status.json
-ctl_json /tmp/b-idle-plan.json plan
+plan_is_idle() {
+  ctl_json /tmp/b-idle-plan.json plan && [ "$(json /tmp/b-idle-plan.json /decision/status)" = idle ]
+}
+if wait_for 30 plan_is_idle; then
+  pass learned.plan_idle "a plan on the idle guest is idle"
+else
+  fail learned.plan_idle "no idle plan within 30 s: $(json /tmp/b-idle-plan.json /decision/reason)"
+fi
 check_eq learned.thresholds "$(json /tmp/b-idle-plan.json /decision/thresholds)" relative "thresholds of a plan on the idle guest"
-check_eq learned.plan_idle "$(json /tmp/b-idle-plan.json /decision/status)" idle "status of a plan on the idle guest"
 ctl_json /tmp/b-topology.json topology
 attach baselines-topology.json /tmp/b-topology.json
 for node in 0 1; do
@@ -101,9 +111,14 @@ daemon_start "$config" || exit 1
 sleep 3
 ctl_json /tmp/b-topology2.json topology
 check_eq restart.kept "$(json /tmp/b-topology2.json /nodes/0/baseline/source)" learned "node 0 baseline after a restart"
-check_eq restart.not_calibrating "$(status_field /last_round/status)" idle "status right after the restart"
+after_restart=$(status_field /last_round/status)
+if [ -n "$after_restart" ] && [ "$after_restart" != calibrating ]; then
+  pass restart.not_calibrating "status right after the restart: $after_restart"
+else
+  fail restart.not_calibrating "status right after the restart: '$after_restart' ($(status_field /last_round/reason))"
+fi
 
-# A configured baseline of 1 ns on node 0: any reading is far above 1 ns x 1.5.
+# A configured baseline of 1 ns on node 0: any reading is far above 1 ns x 4.
 baselines_config '{ "0" = 1.0 }'
 ctl_json /tmp/b-reload.json reload
 check_eq force.reload "$?" 0 "numabalancerctl reload $(head -n 1 /tmp/b-reload.json.err 2>/dev/null)"
@@ -118,7 +133,7 @@ attach baselines-plan.json /tmp/b-plan.json
 check_eq force.level "$(json /tmp/b-plan.json /decision/level)" force "level of a plan with node 0's baseline at 1 ns"
 check_eq force.thresholds "$(json /tmp/b-plan.json /decision/thresholds)" relative "thresholds of that plan"
 case "$(json /tmp/b-plan.json /text)" in
-  *"baseline 1 ns x force_latency_ratio 1.5 = 1.5 ns"*"relative thresholds"*)
+  *"baseline 1 ns x force_latency_ratio 4 = 4 ns"*"relative thresholds"*)
     pass force.explained "plan --explain writes the comparison with its numbers" ;;
   *) fail force.explained "plan --explain lacks the relative comparison: $(json /tmp/b-plan.json /decision/reason)" ;;
 esac
