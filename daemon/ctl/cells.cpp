@@ -10,6 +10,15 @@ namespace nb::ctl {
 
 using nlohmann::json;
 
+const json& field(const json& object, std::string_view key) {
+  static const json absent;
+  if (!object.is_object()) {
+    return absent;
+  }
+  auto it = object.find(key);
+  return it == object.end() ? absent : *it;
+}
+
 std::string cell_text(const json& value) {
   if (value.is_null()) {
     return "-";
@@ -41,7 +50,7 @@ std::string cell_baseline(const json& baseline) {
   }
   const json& value = baseline.value("read_latency_ns", json());
   const std::string source = baseline.value("source", json()).is_string()
-                                 ? baseline["source"].get<std::string>()
+                                 ? field(baseline, "source").get<std::string>()
                                  : std::string();
   if (value.is_number()) {
     if (source == "learned") {

@@ -3,11 +3,17 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nb::ctl {
 
 std::string format_bytes(double bytes);  // "1.5 GiB": one digit, so that columns line up
+
+// The member `key` of `object`, or null when the object lacks it or is not an object: replies
+// from another version of the daemon may omit any field, and a const json's operator[] on a
+// missing key is undefined behaviour.
+const nlohmann::json& field(const nlohmann::json& object, std::string_view key);
 
 // Table cells from JSON values; "-" stands for a missing value.
 std::string cell_text(const nlohmann::json& value);   // strings bare, the rest as JSON

@@ -42,7 +42,7 @@ std::string format_table_section(const std::string& name, const json& section) {
 std::string format_config(const json& r) {
   std::string out;
   if (r.contains("file")) {
-    out += "# " + cell_text(r["file"]) + "\n";
+    out += "# " + cell_text(field(r, "file")) + "\n";
   }
   for (const auto& [name, section] : r.items()) {
     if (name == "file") {

@@ -14,11 +14,11 @@ using nlohmann::json;
 
 std::string format_decision(const json& d) {
   std::string out =
-      fmt::format("status: {} ({}), level {}\n", cell_text(d["status"]),
+      fmt::format("status: {} ({}), level {}\n", cell_text(field(d, "status")),
                   cell_text(d.value("reason", json())), cell_text(d.value("level", json())));
-  if (d.contains("source_node") && !d["source_node"].is_null()) {
+  if (d.contains("source_node") && !field(d, "source_node").is_null()) {
     out += fmt::format(
-        "move:   node {} -> {}, {} in total, threshold {}\n", cell_text(d["source_node"]),
+        "move:   node {} -> {}, {} in total, threshold {}\n", cell_text(field(d, "source_node")),
         cell_nodes(d.value("dest_nodes", json::array())),
         cell_bytes(d.value("total_bytes", json())), cell_text(d.value("threshold", json())));
   }
@@ -39,7 +39,7 @@ std::string format_decision(const json& d) {
 
 std::string format_plan(const json& result) {
   if (result.contains("text")) {
-    return cell_text(result["text"]);
+    return cell_text(field(result, "text"));
   }
   return format_decision(result.value("decision", json::object()));
 }
@@ -56,7 +56,7 @@ std::string format_reconcile(const json& result) {
   }
   std::string out = round_line(result.value("round", json())) + "\n";
   if (result.contains("decision")) {
-    out += format_decision(result["decision"]);
+    out += format_decision(field(result, "decision"));
   }
   return out;
 }

@@ -31,10 +31,11 @@ std::string format_event(const std::string& kind, const std::string& time, const
     return time + " " + kind + " " + job_line(data);
   }
   if (kind == "eviction") {
-    return fmt::format(
-        "{} eviction {} ({}): {}", time, cell_text(data["container"]), cell_text(data["action"]),
-        data.value("ok", false) ? cell_text(data.value("detail", json()))
-                                : "failed: " + cell_text(data.value("error", json())));
+    return fmt::format("{} eviction {} ({}): {}", time, cell_text(field(data, "container")),
+                       cell_text(field(data, "action")),
+                       data.value("ok", false)
+                           ? cell_text(data.value("detail", json()))
+                           : "failed: " + cell_text(data.value("error", json())));
   }
   return time + " " + kind + " " + data.dump();
 }

@@ -20,7 +20,7 @@ std::string format_dry_run(const json& result) {
 }
 
 std::string format_cancel(const json& result) {
-  return "cancelling job " + cell_text(result["job"]) + "\n";
+  return "cancelling job " + cell_text(field(result, "job")) + "\n";
 }
 
 std::string format_reload(const json& result) {

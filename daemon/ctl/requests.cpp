@@ -121,8 +121,15 @@ int ask(const Options& options, const std::string& cmd, const json& args, Format
   }
   if (options.json_output || human == nullptr) {
     std::cout << response->result.dump(2) << "\n";
-  } else {
+    return kOk;
+  }
+  try {
     std::cout << human(response->result);
+  } catch (const json::exception& e) {
+    // A daemon of another version may answer in a shape this view does not know.
+    std::cerr << "numabalancerctl: cannot show the reply to " << cmd << " (" << e.what()
+              << "); --json prints it as the daemon sent it\n";
+    return kFailed;
   }
   return kOk;
 }

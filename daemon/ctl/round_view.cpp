@@ -81,8 +81,8 @@ std::string error_lines(const json& errors, const std::string& indent) {
   std::string out;
   for (const auto& error : errors) {
     std::string where = cell_text(error.value("container_id", json()));
-    if (error.contains("pid") && !error["pid"].is_null()) {
-      where += " pid " + cell_text(error["pid"]);
+    if (error.contains("pid") && !field(error, "pid").is_null()) {
+      where += " pid " + cell_text(field(error, "pid"));
     }
     std::string hint = error.value("hint", std::string());
     out += indent + "error: " + where + ": " + cell_text(error.value("message", json())) +
@@ -104,8 +104,8 @@ std::string round_line(const json& round) {
   if (!outcome.empty() && outcome != "none") {
     line += " (" + outcome + ")";
   }
-  if (round.contains("source_node") && !round["source_node"].is_null()) {
-    line += fmt::format(", node {} -> {}", cell_text(round["source_node"]),
+  if (round.contains("source_node") && !field(round, "source_node").is_null()) {
+    line += fmt::format(", node {} -> {}", cell_text(field(round, "source_node")),
                         cell_nodes(round.value("dest_nodes", json::array())));
   }
   std::string reason = round.value("reason", std::string());
@@ -120,13 +120,13 @@ std::string job_line(const json& job) {
     return "none";
   }
   const json& progress = job.value("progress", json::object());
-  std::string goal = progress.value("goal", 0LL) > 0 ? cell_bytes(progress["goal"]) : "?";
-  return fmt::format("job {} ({}{}), node {} -> {}: {} of {} at {:.0f} MiB/s{}",
-                     cell_text(job["id"]), cell_text(job["kind"]),
-                     job.value("dry_run", false) ? ", dry-run" : "", cell_text(job["source_node"]),
-                     cell_nodes(job["dest_nodes"]), cell_bytes(progress.value("moved", json(0))),
-                     goal, progress.value("rate_mib_per_s", 0.0),
-                     job.value("cancel_requested", false) ? " (cancelling)" : "");
+  std::string goal = progress.value("goal", 0LL) > 0 ? cell_bytes(field(progress, "goal")) : "?";
+  return fmt::format(
+      "job {} ({}{}), node {} -> {}: {} of {} at {:.0f} MiB/s{}", cell_text(field(job, "id")),
+      cell_text(field(job, "kind")), job.value("dry_run", false) ? ", dry-run" : "",
+      cell_text(field(job, "source_node")), cell_nodes(field(job, "dest_nodes")),
+      cell_bytes(progress.value("moved", json(0))), goal, progress.value("rate_mib_per_s", 0.0),
+      job.value("cancel_requested", false) ? " (cancelling)" : "");
 }
 
 std::string format_full_report(const json& report, const std::string& indent) {

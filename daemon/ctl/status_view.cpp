@@ -32,8 +32,8 @@ std::string last_job_lines(const json& last_job) {
       cell_text(last_job.value("id", json())), cell_text(last_job.value("kind", json())),
       cell_text(last_job.value("finished", json())), cell_text(round.value("outcome", json())),
       cell_bytes(round.value("moved_bytes", json())));
-  if (round.contains("full_report") && round["full_report"].is_object()) {
-    out += format_full_report(round["full_report"], "            ");
+  if (round.contains("full_report") && field(round, "full_report").is_object()) {
+    out += format_full_report(field(round, "full_report"), "            ");
   }
   return out;
 }
@@ -43,7 +43,7 @@ std::string provider_lines(const json& providers) {
   for (const auto& provider : providers) {
     std::string name = provider.value("provider", std::string());
     std::string reason = provider.value("unavailable_reason", std::string());
-    out += fmt::format("provider:   {} {} {}{}\n", cell_text(provider["metric"]),
+    out += fmt::format("provider:   {} {} {}{}\n", cell_text(field(provider, "metric")),
                        name.empty() ? "-" : name, provider.value("up", false) ? "up" : "down",
                        reason.empty() ? "" : " (" + reason + ")");
   }
@@ -63,22 +63,22 @@ std::string baseline_lines(const json& baselines) {
 
 std::string format_status(const json& r) {
   std::string out;
-  out += fmt::format("state:      {}{}\n", cell_text(r["state"]),
+  out += fmt::format("state:      {}{}\n", cell_text(field(r, "state")),
                      r.value("dry_run", false) ? " (dry-run)" : "");
-  out +=
-      fmt::format("pid:        {}, up {:.0f} s, interval {} ms, {} rounds\n", cell_text(r["pid"]),
-                  r.value("uptime_s", 0.0), cell_text(r["interval_ms"]), cell_text(r["rounds"]));
+  out += fmt::format("pid:        {}, up {:.0f} s, interval {} ms, {} rounds\n",
+                     cell_text(field(r, "pid")), r.value("uptime_s", 0.0),
+                     cell_text(field(r, "interval_ms")), cell_text(field(r, "rounds")));
   out += "last round: " + round_line(r.value("last_round", json())) + "\n";
   out += "job:        " + job_line(r.value("job", json())) + "\n";
   out += reading_line(r.value("round_in_progress", json()));
   out += last_job_lines(r.value("last_job", json()));
-  if (r.contains("deferred") && !r["deferred"].is_null()) {
-    out += "deferred:   " + round_line(r["deferred"]) + "\n";
+  if (r.contains("deferred") && !field(r, "deferred").is_null()) {
+    out += "deferred:   " + round_line(field(r, "deferred")) + "\n";
   }
   out += provider_lines(r.value("providers", json::array()));
   out += baseline_lines(r.value("baselines", json::array()));
-  if (r.contains("scan_error") && !r["scan_error"].is_null()) {
-    out += "scan error: " + cell_text(r["scan_error"]) + "\n";
+  if (r.contains("scan_error") && !field(r, "scan_error").is_null()) {
+    out += "scan error: " + cell_text(field(r, "scan_error")) + "\n";
   }
   return out;
 }

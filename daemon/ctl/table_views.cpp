@@ -26,19 +26,20 @@ std::string format_rounds(const json& r) {
     for (const auto& id : round.value("containers", json::array())) {
       containers += (containers.empty() ? "" : ",") + cell_text(id);
     }
-    rows.push_back({cell_text(round["number"]), cell_text(round["time"]),
-                    cell_text(round["trigger"]), cell_text(round["status"]),
-                    cell_text(round["outcome"]), cell_text(round["source_node"]),
-                    cell_nodes(round["dest_nodes"]), cell_bytes(round["planned_bytes"]),
-                    cell_bytes(round["moved_bytes"]), containers.empty() ? "-" : containers});
+    rows.push_back(
+        {cell_text(field(round, "number")), cell_text(field(round, "time")),
+         cell_text(field(round, "trigger")), cell_text(field(round, "status")),
+         cell_text(field(round, "outcome")), cell_text(field(round, "source_node")),
+         cell_nodes(field(round, "dest_nodes")), cell_bytes(field(round, "planned_bytes")),
+         cell_bytes(field(round, "moved_bytes")), containers.empty() ? "-" : containers});
   }
   std::string out = format_table(rows);
   const json rounds = r.value("rounds", json::array());
   for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
-    if (it->contains("full_report") && (*it)["full_report"].is_object()) {
+    if (it->contains("full_report") && field((*it), "full_report").is_object()) {
       out += fmt::format("\nround #{} report (the newest listed; --json shows every one kept):\n",
-                         cell_text((*it)["number"]));
-      out += format_full_report((*it)["full_report"], "  ");
+                         cell_text(field((*it), "number")));
+      out += format_full_report(field((*it), "full_report"), "  ");
       break;
     }
   }
@@ -67,12 +68,12 @@ std::vector<std::string> node_row(const json& node) {
   for (const auto& [other, value] : distances.items()) {
     distance += (distance.empty() ? "" : " ") + other + ":" + cell_text(value);
   }
-  const json& latency = node["read_latency_ns"];
-  const json& bandwidth = node["bandwidth_gbps"];
-  return {cell_text(node["id"]),
-          node.value("cpus", std::string()).empty() ? "(none)" : cell_text(node["cpus"]),
-          cell_bytes(node["free_bytes"]),
-          cell_bytes(node["total_bytes"]),
+  const json& latency = field(node, "read_latency_ns");
+  const json& bandwidth = field(node, "bandwidth_gbps");
+  return {cell_text(field(node, "id")),
+          node.value("cpus", std::string()).empty() ? "(none)" : cell_text(field(node, "cpus")),
+          cell_bytes(field(node, "free_bytes")),
+          cell_bytes(field(node, "total_bytes")),
           latency.is_number() ? fmt::format("{:.1f} ns", latency.get<double>()) : "-",
           bandwidth.is_number() ? fmt::format("{:.2f} GB/s", bandwidth.get<double>()) : "-",
           cell_baseline(node.value("baseline", json())),
@@ -93,8 +94,9 @@ std::string format_containers(const json& r) {
   }
   Rows rows{header};
   for (const auto& container : r.value("containers", json::array())) {
-    std::vector<std::string> row{cell_text(container["id"]), cell_text(container["pool"]),
-                                 cell_bytes(container["total_anon_bytes"])};
+    std::vector<std::string> row{cell_text(field(container, "id")),
+                                 cell_text(field(container, "pool")),
+                                 cell_bytes(field(container, "total_anon_bytes"))};
     const json& anon = container.value("anon_bytes", json::object());
     for (int id : node_ids) {
       row.push_back(cell_bytes(anon.value(std::to_string(id), json())));
@@ -111,16 +113,18 @@ std::string format_topology(const json& r) {
   }
   std::string out = format_table(rows);
   for (const auto& pool : r.value("pools", json::array())) {
-    out += fmt::format("pool {}: nodes {}\n", cell_text(pool["name"]), cell_nodes(pool["nodes"]));
+    out += fmt::format("pool {}: nodes {}\n", cell_text(field(pool, "name")),
+                       cell_nodes(field(pool, "nodes")));
   }
   return out;
 }
 
 std::string format_list_commands(const json& result) {
   Rows rows{{"COMMAND", "CHANGES STATE", "WHAT IT DOES"}};
-  for (const auto& command : result) {
-    rows.push_back({cell_text(command["name"]), command.value("mutating", false) ? "yes" : "no",
-                    cell_text(command["help"])});
+  for (const auto& command : result.is_array() ? result : json::array()) {
+    rows.push_back({cell_text(field(command, "name")),
+                    command.value("mutating", false) ? "yes" : "no",
+                    cell_text(field(command, "help"))});
   }
   return format_table(rows);
 }

@@ -171,6 +171,13 @@ TEST_F(RequestsTest, JsonFlagPrintsTheResultAsSent) {
   EXPECT_EQ(out, status.dump(2) + "\n");
 }
 
+TEST_F(RequestsTest, AReplyOfAnUnknownShapeIsAnErrorThatPointsAtJson) {
+  EXPECT_EQ(run("status", {}, {wire::success(nullptr, {{"uptime_s", "a while"}})}), kFailed);
+  EXPECT_EQ(out, "");
+  EXPECT_NE(err.find("cannot show the reply to status"), std::string::npos) << err;
+  EXPECT_NE(err.find("--json prints it"), std::string::npos) << err;
+}
+
 TEST_F(RequestsTest, ErrorReplyExitsOneWithCodeAndMessage) {
   EXPECT_EQ(run("pause", {}, {wire::failure(nullptr, wire::ErrorCode::forbidden, "not root")}),
             kFailed);
