@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "core/backoff.hpp"
 #include "core/bandwidth.hpp"
 #include "core/baselines.hpp"
 #include "core/candidates.hpp"
@@ -158,6 +159,10 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
                      "the last round acted " +
                          format_age(std::chrono::duration_cast<Duration>(now - last->time)) +
                          ", within min_interval " + format_duration(config.min_interval));
+  }
+
+  if (auto reason = hold_back(history, source.id(), now, config, notes)) {
+    return end_round(decision, DecisionStatus::cooldown, std::move(*reason));
   }
 
   std::vector<Candidate> destinations = filter_by_gap(regulation.candidates, source, pressure.level,

@@ -35,6 +35,14 @@ struct PolicyConfig {
   double migrate_threshold = 0.7;
   Duration min_interval = std::chrono::seconds(30);
   Duration ping_pong_window = std::chrono::minutes(15);
+  // Closing the loop: a round's effect is measured effect_delay after its job finished; it
+  // improved when the hot latency fell by min_improvement. After backoff_after rounds in a row
+  // off one node did not improve, the wait doubles per further one up to max_backoff. 0 turns
+  // back-off off.
+  Duration effect_delay = std::chrono::seconds(60);
+  double min_improvement = 0.1;
+  int backoff_after = 3;
+  Duration max_backoff = std::chrono::minutes(30);
 };
 
 }  // namespace nb::core

@@ -8,6 +8,35 @@ namespace nb::codec {
 
 namespace reader = json_reader;
 
+namespace {
+
+nlohmann::json effect_json(const core::RoundEffect& effect) {
+  return {{"improved", effect.improved},
+          {"hot_before", effect.hot_before},
+          {"hot_after", effect.hot_after},
+          {"gap_before", effect.gap_before},
+          {"gap_after", effect.gap_after}};
+}
+
+core::RoundEffect read_effect(const nlohmann::json& json, std::string_view path) {
+  reader::require_object(json, path);
+  reader::check_keys(json, path,
+                     {"improved", "hot_before", "hot_after", "gap_before", "gap_after"});
+  auto number = [&](std::string_view key) {
+    return reader::read_number(reader::required_field(json, path, key), reader::child(path, key));
+  };
+  core::RoundEffect effect;
+  effect.improved = reader::read_bool(reader::required_field(json, path, "improved"),
+                                      reader::child(path, "improved"));
+  effect.hot_before = number("hot_before");
+  effect.hot_after = number("hot_after");
+  effect.gap_before = number("gap_before");
+  effect.gap_after = number("gap_after");
+  return effect;
+}
+
+}  // namespace
+
 nlohmann::json to_json(const core::Round& round) {
   nlohmann::json json = {
       {"time", format_rfc3339(round.time)}, {"source_node", nullptr},
@@ -17,13 +46,17 @@ nlohmann::json to_json(const core::Round& round) {
   if (round.source_node) {
     json["source_node"] = *round.source_node;
   }
+  if (round.effect) {
+    json["effect"] = effect_json(*round.effect);
+  }
   return json;
 }
 
 Result<core::Round> round_from_json(const nlohmann::json& json, std::string_view path) {
   return reader::catching([&] {
     reader::require_object(json, path);
-    reader::check_keys(json, path, {"time", "source_node", "dest_nodes", "migrated", "evicted"});
+    reader::check_keys(json, path,
+                       {"time", "source_node", "dest_nodes", "migrated", "evicted", "effect"});
     core::Round round;
     round.time =
         reader::read_time(reader::required_field(json, path, "time"), reader::child(path, "time"));
@@ -41,6 +74,9 @@ Result<core::Round> round_from_json(const nlohmann::json& json, std::string_view
                                        reader::child(path, "migrated"));
     round.evicted = reader::read_bool(reader::required_field(json, path, "evicted"),
                                       reader::child(path, "evicted"));
+    if (const auto* effect = reader::optional_field(json, "effect")) {
+      round.effect = read_effect(*effect, reader::child(path, "effect"));
+    }
     return round;
   });
 }

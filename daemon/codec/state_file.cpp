@@ -119,8 +119,8 @@ std::optional<core::Round> history_entry(const RoundRecord& record) {
   if (!record.acted()) {
     return std::nullopt;
   }
-  return core::Round{record.time, record.source_node, record.dest_nodes, record.migrated,
-                     !record.evicted.empty()};
+  return core::Round{record.time,     record.source_node,     record.dest_nodes,
+                     record.migrated, !record.evicted.empty(), std::nullopt};
 }
 
 core::History to_history(const std::vector<RoundRecord>& records) {

@@ -87,6 +87,13 @@ KeyTable<core::PolicyConfig> policy_keys() {
       {"min_interval", &S::min_interval, B::not_negative, "cooldown after a round that acted"},
       {"ping_pong_window", &S::ping_pong_window, B::not_negative,
        "memory moved from A to B is not moved back within this long"},
+      {"effect_delay", &S::effect_delay, B::not_negative,
+       "a round's effect is measured this long after its job finished"},
+      {"min_improvement", &S::min_improvement, B::open_fraction,
+       "a round improved when the hot latency fell by at least this fraction"},
+      {"backoff_after", &S::backoff_after, B::not_negative,
+       "after this many rounds off a node in a row did not improve, wait longer; 0 turns it off"},
+      {"max_backoff", &S::max_backoff, B::positive, "the longest back-off wait"},
   };
   return keys;
 }

@@ -7,7 +7,7 @@ namespace {
 
 Round round_at(Duration age, std::optional<NodeId> source, std::vector<NodeId> dests,
                bool migrated = true, bool evicted = false) {
-  return Round{kNow - age, source, std::move(dests), migrated, evicted};
+  return Round{kNow - age, source, std::move(dests), migrated, evicted, {}};
 }
 
 // Node 0 is hot; nodes 1 and 2 are both good destinations.

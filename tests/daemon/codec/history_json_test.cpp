@@ -11,7 +11,7 @@ namespace {
 using nlohmann::json;
 
 TEST(HistoryJson, RoundTripsARound) {
-  const core::Round round{*parse_rfc3339("2026-12-02T09:55:00Z"), 1, {0, 2}, true, false};
+  const core::Round round{*parse_rfc3339("2026-12-02T09:55:00Z"), 1, {0, 2}, true, false, {}};
   const json printed = to_json(round);
   EXPECT_EQ(printed, json::parse(R"({"time": "2026-12-02T09:55:00Z", "source_node": 1,
                                      "dest_nodes": [0, 2], "migrated": true, "evicted": false})"));
@@ -47,6 +47,44 @@ TEST(HistoryJson, FlagsAreRequired) {
   auto parsed = round_from_json(json::parse(R"({"time": "2026-12-02T09:55:00Z"})"), "history[1]");
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.error().message(), "history[1].migrated: missing");
+}
+
+TEST(HistoryJson, AnEffectRoundTrips) {
+  core::Round round{*parse_rfc3339("2026-12-02T09:55:00Z"), 0, {1}, true, false, {}};
+  round.effect = core::RoundEffect{false, 150, 148.5, 50, 47};
+  const json printed = to_json(round);
+  EXPECT_EQ(printed["effect"], json::parse(R"({"improved": false, "hot_before": 150,
+      "hot_after": 148.5, "gap_before": 50, "gap_after": 47})"));
+  auto parsed = round_from_json(printed, "history[0]");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  ASSERT_TRUE(parsed->effect.has_value());
+  EXPECT_FALSE(parsed->effect->improved);
+  EXPECT_DOUBLE_EQ(parsed->effect->hot_after, 148.5);
+  EXPECT_DOUBLE_EQ(parsed->effect->gap_after, 47);
+}
+
+TEST(HistoryJson, AnEffectIsOptionalAndNullMeansNone) {
+  auto parsed = round_from_json(json::parse(R"({"time": "2026-12-02T09:55:00Z", "migrated": true,
+                                                "evicted": false, "effect": null})"),
+                                "history[0]");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_FALSE(parsed->effect.has_value());
+  EXPECT_FALSE(to_json(*parsed).contains("effect"));
+}
+
+TEST(HistoryJson, AnIncompleteEffectNamesTheMissingKey) {
+  auto parsed = round_from_json(json::parse(R"({"time": "2026-12-02T09:55:00Z", "migrated": true,
+      "evicted": false, "effect": {"improved": true, "hot_before": 1, "hot_after": "x",
+      "gap_before": 1, "gap_after": 1}})"),
+                                "history[3]");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().message().find("history[3].effect.hot_after"), std::string::npos)
+      << parsed.error().message();
+  parsed = round_from_json(json::parse(R"({"time": "2026-12-02T09:55:00Z", "migrated": true,
+      "evicted": false, "effect": {"improved": true}})"),
+                           "history[3]");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().message(), "history[3].effect.hot_before: missing");
 }
 
 }  // namespace

@@ -1,0 +1,39 @@
+#pragma once
+// Closing the loop, step one: did a round that moved memory lower the latency it was meant to?
+// Measured from the round's own snapshot ("before") and the first snapshot taken effect_delay
+// after its job finished ("after"). Moving the hot spot from the source onto a destination is no
+// improvement, so "hot" is the highest latency among the source and its destinations.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "base/units.hpp"
+#include "core/history.hpp"
+#include "core/policy_config.hpp"
+#include "core/snapshot.hpp"
+
+namespace nb::core {
+
+struct MeasuredEffect {
+  RoundEffect effect;
+  double source_latency_before = 0;
+  double source_latency_after = 0;
+  Bytes bytes_moved = 0;
+};
+
+struct RoundMoves {
+  NodeId source = 0;
+  std::vector<NodeId> destinations;
+  Bytes planned_bytes = 0;
+  Bytes moved_bytes = 0;
+};
+
+// The effect, or why there is none: the job moved less than migrate_threshold of its plan, or
+// a snapshot lacks the read latency of the source or of every destination.
+using EffectOrReason = std::variant<MeasuredEffect, std::string>;
+
+EffectOrReason measure_effect(const RoundMoves& moves, const Snapshot& before,
+                              const Snapshot& after, const PolicyConfig& config);
+
+}  // namespace nb::core
