@@ -78,7 +78,7 @@ const core::Snapshot& host() {
 
 core::History history() {
   const TimePoint now = host().time;
-  return {{now - 10min, 5, {0}, true, false}, {now - 2h, 9, {0}, true, false}};
+  return {{now - 10min, 5, {0}, true, false, {}}, {now - 2h, 9, {0}, true, false, {}}};
 }
 
 void decide_round(benchmark::State& state, bool explain) {

@@ -52,12 +52,16 @@ std::variant<Latencies, std::string> latencies(const RoundMoves& moves, const Sn
 
 EffectOrReason measure_effect(const RoundMoves& moves, const Snapshot& before,
                               const Snapshot& after, const PolicyConfig& config) {
-  if (moves.destinations.empty() || moves.planned_bytes <= 0) {
+  if (moves.destinations.empty()) {
     return std::string("the round planned no migration");
   }
-  const double moved_share =
-      static_cast<double>(moves.moved_bytes) / static_cast<double>(moves.planned_bytes);
-  if (moved_share < config.migrate_threshold) {
+  if (moves.moved_bytes <= 0) {
+    return std::string("the job moved nothing");
+  }
+  // A manual job without a byte budget has no plan to fall short of.
+  if (moves.planned_bytes > 0 &&
+      static_cast<double>(moves.moved_bytes) <
+          config.migrate_threshold * static_cast<double>(moves.planned_bytes)) {
     return "the job moved " + format_bytes(static_cast<double>(moves.moved_bytes)) + " of " +
            format_bytes(static_cast<double>(moves.planned_bytes)) +
            ", less than migrate_threshold " + format_number(config.migrate_threshold) +

@@ -29,8 +29,9 @@ struct RoundMoves {
   Bytes moved_bytes = 0;
 };
 
-// The effect, or why there is none: the job moved less than migrate_threshold of its plan, or
-// a snapshot lacks the read latency of the source or of every destination.
+// The effect, or why there is none: the job moved nothing or less than migrate_threshold of its
+// plan (planned_bytes 0: no plan, as for a manual job without a budget), or a snapshot lacks
+// the read latency of the source or of a destination.
 using EffectOrReason = std::variant<MeasuredEffect, std::string>;
 
 EffectOrReason measure_effect(const RoundMoves& moves, const Snapshot& before,

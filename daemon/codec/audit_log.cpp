@@ -2,6 +2,7 @@
 
 #include "base/time.hpp"
 #include "daemon/codec/decision_json.hpp"
+#include "daemon/codec/effect_json.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
@@ -42,6 +43,20 @@ json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord
           {"evicted", record.evicted},
           {"error", failed ? json(record.reason) : json()},
           {"report", report != nullptr ? to_json(*report) : json()}};
+}
+
+json audit_effect_entry(TimePoint measured, const RoundRecord& record) {
+  json entry{{"time", format_rfc3339(measured)},
+             {"kind", "effect"},
+             {"round", record.number},
+             {"source_node", node_or_null(record.source_node)},
+             {"dest_nodes", record.dest_nodes},
+             {"result", effect_result(record)},
+             {"effect", record.effect ? to_json(*record.effect, record.effect_measured) : json()}};
+  if (!record.effect_reason.empty()) {
+    entry["effect_reason"] = record.effect_reason;
+  }
+  return entry;
 }
 
 std::string to_audit_line(const json& entry) {

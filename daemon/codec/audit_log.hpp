@@ -7,7 +7,10 @@
 //       reading the host failed);
 //   {"time", "kind": "job", "job": ID, "round": N, "trigger", "outcome", "moved_bytes",
 //    "evicted": [ids], "error", "report": {...}}
-//       one per finished job, with its full migration report (daemon/codec/report_json.hpp).
+//       one per finished job, with its full migration report (daemon/codec/report_json.hpp);
+//   {"time", "kind": "effect", "round": N, "source_node", "dest_nodes", "result",
+//    "effect": {...} or null, "effect_reason"}
+//       one per round whose effect was measured (or could not be), effect_delay after its job.
 // The file is size-rotated to FILE.1, one generation: the log holds between max and twice max
 // bytes of the most recent history, enough to explain the last days; ship it elsewhere (journald,
 // a log collector) when longer retention is needed. Reading it is daemon/wire/audit_log_reader.hpp,
@@ -27,6 +30,8 @@ namespace nb::codec {
 nlohmann::json audit_round_entry(const RoundRecord& record, const core::Decision* decision);
 nlohmann::json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
                                const actuator::MigrationReport* report);
+
+nlohmann::json audit_effect_entry(TimePoint measured, const RoundRecord& record);
 
 // One line, '\n' included, "time" and "kind" first: wire::read_audit_log skips old lines by it.
 std::string to_audit_line(const nlohmann::json& entry);

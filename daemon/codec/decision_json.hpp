@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/decision.hpp"
 #include "base/result.hpp"
+#include "core/decision.hpp"
 
 namespace nb::codec {
 

@@ -1,41 +1,13 @@
 #include "daemon/codec/history_json.hpp"
 
 #include "base/time.hpp"
+#include "daemon/codec/effect_json.hpp"
 #include "daemon/codec/json_reader.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
 namespace nb::codec {
 
 namespace reader = json_reader;
-
-namespace {
-
-nlohmann::json effect_json(const core::RoundEffect& effect) {
-  return {{"improved", effect.improved},
-          {"hot_before", effect.hot_before},
-          {"hot_after", effect.hot_after},
-          {"gap_before", effect.gap_before},
-          {"gap_after", effect.gap_after}};
-}
-
-core::RoundEffect read_effect(const nlohmann::json& json, std::string_view path) {
-  reader::require_object(json, path);
-  reader::check_keys(json, path,
-                     {"improved", "hot_before", "hot_after", "gap_before", "gap_after"});
-  auto number = [&](std::string_view key) {
-    return reader::read_number(reader::required_field(json, path, key), reader::child(path, key));
-  };
-  core::RoundEffect effect;
-  effect.improved = reader::read_bool(reader::required_field(json, path, "improved"),
-                                      reader::child(path, "improved"));
-  effect.hot_before = number("hot_before");
-  effect.hot_after = number("hot_after");
-  effect.gap_before = number("gap_before");
-  effect.gap_after = number("gap_after");
-  return effect;
-}
-
-}  // namespace
 
 nlohmann::json to_json(const core::Round& round) {
   nlohmann::json json = {
@@ -47,7 +19,7 @@ nlohmann::json to_json(const core::Round& round) {
     json["source_node"] = *round.source_node;
   }
   if (round.effect) {
-    json["effect"] = effect_json(*round.effect);
+    json["effect"] = to_json(*round.effect);
   }
   return json;
 }
@@ -75,7 +47,7 @@ Result<core::Round> round_from_json(const nlohmann::json& json, std::string_view
     round.evicted = reader::read_bool(reader::required_field(json, path, "evicted"),
                                       reader::child(path, "evicted"));
     if (const auto* effect = reader::optional_field(json, "effect")) {
-      round.effect = read_effect(*effect, reader::child(path, "effect"));
+      round.effect = read_round_effect(*effect, reader::child(path, "effect"));
     }
     return round;
   });

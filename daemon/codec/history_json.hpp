@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "core/history.hpp"
 #include "base/result.hpp"
+#include "core/history.hpp"
 
 namespace nb::codec {
 

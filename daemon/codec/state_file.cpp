@@ -9,6 +9,8 @@
 
 #include "base/time.hpp"
 #include "daemon/codec/atomic_file.hpp"
+#include "daemon/codec/effect_json.hpp"
+#include "daemon/codec/json_reader.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
 namespace nb::codec {
@@ -28,7 +30,60 @@ std::string compact_time(TimePoint now) {
   return out;
 }
 
+void write_effect(const RoundRecord& record, nlohmann::json& out) {
+  if (!record.latencies_before.empty()) {
+    nlohmann::json latencies = nlohmann::json::object();
+    for (const auto& [node, ns] : record.latencies_before) {
+      latencies[std::to_string(node)] = ns;
+    }
+    out["latencies_before"] = std::move(latencies);
+  }
+  if (record.job_finished) {
+    out["job_finished"] = format_rfc3339(*record.job_finished);
+  }
+  if (record.effect) {
+    out["effect"] = to_json(*record.effect, record.effect_measured);
+  } else if (!record.effect_reason.empty()) {
+    out["effect"] = nullptr;
+    out["effect_reason"] = record.effect_reason;
+  } else if (record.effect_pending()) {
+    out["effect_pending"] = true;
+  }
+}
+
+// The effect's fields of a round, written by write_effect; "effect_pending" is derived, not read.
+Result<bool> read_effect(const nlohmann::json& json, RoundRecord& record) {
+  const std::string path = "round " + std::to_string(record.number);
+  return json_reader::catching([&] {
+    if (const auto* latencies = json_reader::optional_field(json, "latencies_before")) {
+      json_reader::require_object(*latencies, path + ".latencies_before");
+      for (const auto& [key, value] : latencies->items()) {
+        const std::string at = json_reader::child(path + ".latencies_before", key);
+        record.latencies_before[json_reader::parse_node_key(key, at)] =
+            json_reader::read_number(value, at);
+      }
+    }
+    if (const auto* finished = json_reader::optional_field(json, "job_finished")) {
+      record.job_finished = json_reader::read_time(*finished, path + ".job_finished");
+    }
+    if (const auto* effect = json_reader::optional_field(json, "effect")) {
+      auto read = read_measured_effect(*effect, path + ".effect");
+      record.effect = read.measured;
+      record.effect_measured = read.when;
+    }
+    record.effect_reason = json.value("effect_reason", std::string());
+    return true;
+  });
+}
+
 }  // namespace
+
+std::string_view effect_result(const RoundRecord& record) {
+  if (record.effect) {
+    return record.effect->effect.improved ? "improved" : "not_improved";
+  }
+  return record.effect_reason.empty() ? "" : "unknown";
+}
 
 nlohmann::json to_json(const RoundRecord& record) {
   nlohmann::json out{
@@ -52,6 +107,7 @@ nlohmann::json to_json(const RoundRecord& record) {
   if (!record.full_report.is_null()) {
     out["full_report"] = record.full_report;
   }
+  write_effect(record, out);
   return out;
 }
 
@@ -96,6 +152,9 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
     record.report = std::move(summary).value();
   }
   record.full_report = json.value("full_report", nlohmann::json());
+  if (auto effect = read_effect(json, record); !effect) {
+    return effect.error();
+  }
   return record;
 } catch (const nlohmann::json::exception& e) {
   return make_error(0, std::string("a round is malformed: ") + e.what());
@@ -119,8 +178,12 @@ std::optional<core::Round> history_entry(const RoundRecord& record) {
   if (!record.acted()) {
     return std::nullopt;
   }
-  return core::Round{record.time,     record.source_node,     record.dest_nodes,
-                     record.migrated, !record.evicted.empty(), std::nullopt};
+  std::optional<core::RoundEffect> effect;
+  if (record.effect) {
+    effect = record.effect->effect;
+  }
+  return core::Round{record.time,     record.source_node,      record.dest_nodes,
+                     record.migrated, !record.evicted.empty(), effect};
 }
 
 core::History to_history(const std::vector<RoundRecord>& records) {

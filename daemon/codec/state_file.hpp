@@ -6,14 +6,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.hpp"
 #include "base/units.hpp"
 #include "core/history.hpp"
+#include "core/round_effect.hpp"
 #include "daemon/codec/baseline_json.hpp"
 #include "daemon/codec/report_summary.hpp"
 #include "daemon/codec/round_outcome.hpp"
@@ -41,9 +44,25 @@ struct RoundRecord {
   // in its wire form: trimmed to the busiest processes, it no longer reads back into a report
   // whose totals add up.
   nlohmann::json full_report;
+  // Closing the loop: the read latencies of the source and destinations in the snapshot the
+  // job was planned from, when the job finished, and then the effect measured effect_delay later
+  // (or why there is none).
+  std::map<NodeId, double> latencies_before;
+  std::optional<TimePoint> job_finished;
+  std::optional<core::MeasuredEffect> effect;
+  std::optional<TimePoint> effect_measured;
+  std::string effect_reason;
 
   bool acted() const { return migrated || !evicted.empty(); }
+  // Migrated, its job over, and neither an effect nor a reason yet.
+  bool effect_pending() const {
+    return migrated && job_finished && !effect && effect_reason.empty();
+  }
 };
+
+// "improved", "not_improved", or "unknown" for a round whose effect could not be measured; empty
+// while pending or for a round that did not migrate. Also the label of the effects counter.
+std::string_view effect_result(const RoundRecord& record);
 
 nlohmann::json to_json(const RoundRecord& record);
 Result<RoundRecord> record_from_json(const nlohmann::json& json);

@@ -9,6 +9,7 @@
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
 #include "daemon/service/job_outcome.hpp"
+#include "daemon/service/round_effects.hpp"
 #include "daemon/service/round_history.hpp"
 #include "daemon/service/round_job.hpp"
 
@@ -188,6 +189,7 @@ void Daemon::on_scan_done(std::shared_ptr<Result<host::HostScan>> scanned) {
 
 codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::HostScan> scanned) {
   const TimePoint now = record.time;
+  bool effects_measured = false;
   if (!scanned) {
     record.status = codec::RoundStatus::failed;
     record.outcome = codec::RoundOutcome::failed;
@@ -200,19 +202,10 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
     state_.baselines.observe(*state_.last_scan, state_.config.metrics.baseline);
     state_.last_scan_policy = state_.config.policy;
     const core::Snapshot& snapshot = state_.last_scan->snapshot;
+    effects_measured = record_due_effects(state_, snapshot, audit_log_) > 0;
     auto decision = seams_.decide(snapshot, state_.config.policy, state_.history, now);
-    record.status = codec::round_status(decision.status);
-    record.reason = decision.reason + state_.baselines.learning_note(decision, snapshot);
-    record.source_node = decision.source_node;
-    record.dest_nodes = decision.dest_nodes;
-    record.planned_bytes = decision.total_bytes;
-    for (const auto& move : decision.migrate) {
-      record.containers.push_back(move.id);
-    }
-    bool has_work = decision.status == core::DecisionStatus::ready &&
-                    decision.source_node.has_value() &&
-                    (!decision.migrate.empty() || !decision.evict.empty());
-    if (!has_work) {
+    record_decision(record, decision, state_.baselines.learning_note(decision, snapshot));
+    if (!has_work(decision)) {
       record.outcome = codec::RoundOutcome::none;
     } else if (state_.paused) {
       record.outcome = codec::RoundOutcome::paused;
@@ -234,8 +227,8 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
     save_state(state_, now);
     audit_log_.append(state_.config.export_,
                       codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr));
-  } else if (state_.baselines.save_due(now)) {
-    save_state(state_, now);  // idle rounds only add readings
+  } else if (effects_measured || state_.baselines.save_due(now)) {
+    save_state(state_, now);  // idle rounds only add readings and effects
   }
   state_.last_round = record;
   nlohmann::json event = codec::to_json(record);
@@ -262,6 +255,7 @@ void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord&
   options.threshold = decision.threshold;
 
   record.outcome = codec::RoundOutcome::started;
+  keep_latencies_before(record, state_.last_scan->snapshot);
   state_.deferred.reset();
   start_job(
       new_job("round", record.number, *decision.source_node, decision.dest_nodes, plan.budget),
@@ -297,6 +291,9 @@ void Daemon::start_job(std::unique_ptr<RunningJob> job,
 ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
                                           actuator::JobOptions options) {
   auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
+  if (state_.last_scan) {
+    keep_latencies_before(record, state_.last_scan->snapshot);
+  }
   remember(state_.rounds, state_.history, record);
   save_state(state_, seams_.clock());
 
@@ -337,6 +334,7 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
                                         state_.counters));
   }
   record_job_result(*result, job->cancel, *record, state_.counters);
+  record->job_finished = seams_.clock();
   if (result->report) {
     codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
   }

@@ -28,6 +28,23 @@ RoundJobPlan plan_round_job(
   return plan;
 }
 
+void record_decision(codec::RoundRecord& record, const core::Decision& decision,
+                     const std::string& note) {
+  record.status = codec::round_status(decision.status);
+  record.reason = decision.reason + note;
+  record.source_node = decision.source_node;
+  record.dest_nodes = decision.dest_nodes;
+  record.planned_bytes = decision.total_bytes;
+  for (const auto& move : decision.migrate) {
+    record.containers.push_back(move.id);
+  }
+}
+
+bool has_work(const core::Decision& decision) {
+  return decision.status == core::DecisionStatus::ready && decision.source_node.has_value() &&
+         (!decision.migrate.empty() || !decision.evict.empty());
+}
+
 codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
                                 const actuator::MigrationTarget& target,
                                 const actuator::JobOptions& options) {

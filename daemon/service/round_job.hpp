@@ -28,6 +28,12 @@ RoundJobPlan plan_round_job(
     const core::Decision& decision, const config::EvictionConfig& eviction,
     const std::function<std::filesystem::path(std::string_view)>& container_dir, bool cgroup_v2);
 
+// The decision's status, reason (with `note` appended), nodes, bytes and containers.
+void record_decision(codec::RoundRecord& record, const core::Decision& decision,
+                     const std::string& note);
+// Ready, with a source, and something to migrate or evict.
+bool has_work(const core::Decision& decision);
+
 codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
                                 const actuator::MigrationTarget& target,
                                 const actuator::JobOptions& options);

@@ -65,6 +65,12 @@ TEST(Effect, TheGapIsToTheFastestDestinationAndHotCoversThemAll) {
   EXPECT_TRUE(effect.improved);
 }
 
+TEST(Effect, AJobWithoutAPlanIsMeasuredOnWhatItMoved) {
+  const auto result =
+      measure_effect(moves({1}, 0, kGiB / 8), latencies(150, 100), latencies(120, 110), {});
+  EXPECT_TRUE(std::get<MeasuredEffect>(result).effect.improved);
+}
+
 TEST(Effect, MinImprovementComesFromTheConfig) {
   PolicyConfig config;
   config.min_improvement = 0.3;
@@ -95,8 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
         NoEffectCase{"LessThanMigrateThresholdMoved", moves({1}, kGiB, kGiB / 2),
                      latencies(150, 100), latencies(120, 110),
                      "the job moved 512 MiB of 1 GiB, less than migrate_threshold 0.7 of its plan"},
-        NoEffectCase{"NothingPlanned", moves({1}, 0, 0), latencies(150, 100), latencies(120, 110),
-                     "the round planned no migration"},
+        NoEffectCase{"NothingMoved", moves({1}, kGiB, 0), latencies(150, 100), latencies(120, 110),
+                     "the job moved nothing"},
         NoEffectCase{"NoDestination", moves({}), latencies(150, 100), latencies(120, 110),
                      "the round planned no migration"},
         NoEffectCase{"AfterLacksTheSource", moves(), latencies(150, 100),

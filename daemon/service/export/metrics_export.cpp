@@ -218,6 +218,12 @@ void write_counters(Writer& w, const DaemonCounters& c) {
     w.sample("numabalancer_evictions_total", fmt::format("action=\"{}\"", escape(action)),
              static_cast<double>(count));
   }
+  w.family("numabalancer_round_effects_total", "counter",
+           "Effects of rounds that migrated, measured effect_delay after their job, by result.");
+  for (const auto& [result, count] : c.effects) {
+    w.sample("numabalancer_round_effects_total", fmt::format("result=\"{}\"", escape(result)),
+             static_cast<double>(count));
+  }
   w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
               c.job_duration);
   w.histogram("numabalancer_move_call_duration_seconds",
