@@ -4,11 +4,13 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <fstream>
 #include <sstream>
 
 #include "base/parse_units.hpp"
+#include "base/result.hpp"
 #include "daemon/config/keys.hpp"
 #include "daemon/config/toml_place.hpp"
 #include "daemon/config/toml_section.hpp"
@@ -279,12 +281,16 @@ ScenarioLoad load_scenario_string(std::string_view toml, std::string_view name,
 }
 
 ScenarioLoad load_scenario_file(const std::filesystem::path& path, const config::Config& base) {
+  errno = 0;
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
-  text << file.rdbuf();
+  if (file) {
+    text << file.rdbuf();
+  }
   if (!file || file.bad()) {
     ScenarioLoad load;
-    load.problems.push_back(config::ConfigProblem{"", "cannot read " + path.string()});
+    load.problems.push_back(
+        config::ConfigProblem{"", make_error(errno, "cannot read " + path.string()).message()});
     return load;
   }
   ScenarioLoad load = load_scenario_string(text.str(), path.string(), base);
