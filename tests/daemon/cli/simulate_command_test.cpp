@@ -158,6 +158,15 @@ TEST(SimulateMemoryOnly, TheMemoryOnlyNodeReceivesNothingUnlessAPoolNamesIt) {
       << named.summary["relative"].dump();
 }
 
+// bench/README.md times this one; here it must only keep loading and running.
+TEST(SimulateBenchScenario, TheTwoHourFiftyContainerScenarioRunsInThreeModes) {
+  const Simulation run = simulate(fs::path(NB_SOURCE_DIR) / "bench/simulate_2h_50_containers.toml",
+                                  "--compare off,absolute,relative --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.summary.size(), 3u);
+  EXPECT_EQ(run.rounds.size(), 2u * 720u);
+}
+
 TEST(SimulateBadInput, NamesTheKeyAndLineAndExitsTwo) {
   nb::testing::TempTree tree;
   std::string text = nb::testing::read_file(kScenarios / "balanced.toml");
