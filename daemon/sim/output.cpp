@@ -82,7 +82,8 @@ nlohmann::json round_json(std::string_view mode, const RoundReport& round) {
     nodes.push_back({{"id", node.id},
                      {"read_latency_ns", node.read_latency_ns},
                      {"bandwidth_gbps", node.bandwidth_gbps},
-                     {"free_bytes", node.free_bytes}});
+                     {"free_bytes", node.free_bytes},
+                     {"baseline_read_latency_ns", optional_number(node.baseline_read_latency_ns)}});
   }
   const core::Decision& decision = *round.decision;
   nlohmann::json json = {{"mode", mode},

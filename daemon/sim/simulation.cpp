@@ -181,12 +181,15 @@ core::Snapshot Simulation::snapshot(long second, std::vector<NodeReport>& report
       node.distance[host_.node(to).id] = host_.distance(n, to);
     }
     tracker_.record(node.id, snapshot.time, *node.read_latency_ns);
-    reports.push_back(
-        NodeReport{node.id, *node.read_latency_ns, *node.bandwidth_gbps, *node.free_bytes});
+    reports.push_back(NodeReport{node.id, *node.read_latency_ns, *node.bandwidth_gbps,
+                                 *node.free_bytes, std::nullopt});
     snapshot.nodes.push_back(std::move(node));
   }
   tracker_.prune(snapshot.time);
   service::fill_baselines(snapshot, tracker_);
+  for (std::size_t n = 0; n < reports.size(); ++n) {
+    reports[n].baseline_read_latency_ns = snapshot.nodes[n].baseline_read_latency_ns;
+  }
   for (const ScenarioPool& pool : scenario_.pools) {
     snapshot.pools.push_back(core::Pool{pool.name, pool.nodes});
   }

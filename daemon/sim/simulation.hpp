@@ -36,6 +36,7 @@ struct NodeReport {
   double read_latency_ns = 0;  // as reported: the interval's mean, with the scenario's noise
   double bandwidth_gbps = 0;
   Bytes free_bytes = 0;
+  std::optional<double> baseline_read_latency_ns;  // as the policy saw it: configured or learned
 };
 
 // A round's effect, measured this round: its time, and the effect or why there is none.
