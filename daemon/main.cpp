@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   nb::cli::add_plan_command(app, global, exit_code);
   nb::cli::add_snapshot_command(app, global, exit_code);
   nb::cli::add_migrate_command(app, global, exit_code);
+  nb::cli::add_simulate_command(app, global, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -17,6 +17,7 @@ int run_check_config(const GlobalOptions& global);
 void add_plan_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_snapshot_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_migrate_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_simulate_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 // The daemon itself: what runs when no subcommand is given.
 int run_daemon(const GlobalOptions& global);
 

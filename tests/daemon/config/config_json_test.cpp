@@ -82,10 +82,12 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     }
   },
   "policy": {
+    "backoff_after": 3,
     "bandwidth_high_ratio": 0.8,
     "bandwidth_medium_ratio": 0.5,
     "container_max_bytes": "10GiB",
     "container_min_bytes": "128MiB",
+    "effect_delay": "1m",
     "force_gap_ratio": 0.2,
     "force_latency_ratio": 1.5,
     "force_read_latency_ns": 80.0,
@@ -95,7 +97,9 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     "grace_latency_ratio": 1.3,
     "grace_max_distance": 19,
     "grace_read_latency_ns": 70.0,
+    "max_backoff": "30m",
     "migrate_threshold": 0.7,
+    "min_improvement": 0.1,
     "min_interval": "30s",
     "ping_pong_window": "15m",
     "reclaim_container_max_bytes": "15GiB",

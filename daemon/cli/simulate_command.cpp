@@ -1,0 +1,100 @@
+// `numabalancerd simulate`: the daemon's logic against a modelled host in simulated time
+// (daemon/sim). Deterministic and offline: it reads its scenario and config and writes stdout.
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "daemon/cli/commands.hpp"
+#include "daemon/config/load.hpp"
+#include "daemon/service/extension_names.hpp"
+#include "daemon/sim/output.hpp"
+#include "daemon/sim/scenario_load.hpp"
+#include "daemon/sim/simulation.hpp"
+
+namespace nb::cli {
+namespace {
+
+struct SimulateOptions {
+  std::string scenario_path;
+  std::string compare;
+  bool no_backoff = false;
+  bool json = false;
+};
+
+constexpr int kBadInput = 2;
+
+int report_problems(const std::string& file, const std::vector<config::ConfigProblem>& problems) {
+  for (const config::ConfigProblem& problem : problems) {
+    std::cerr << "numabalancerd simulate: " << file << ": " << problem.to_string() << '\n';
+  }
+  return kBadInput;
+}
+
+int run_simulate(const SimulateOptions& options, const GlobalOptions& global) {
+  config::Config base;
+  if (!global.config_path.empty()) {
+    config::ConfigLoad load =
+        config::load_config_file(global.config_path, service::extension_names());
+    if (!load.ok()) {
+      return report_problems(global.config_path, load.problems);
+    }
+    base = std::move(load.config);
+  }
+  sim::ScenarioLoad load = sim::load_scenario_file(options.scenario_path, base);
+  if (!load.ok()) {
+    return report_problems(options.scenario_path, load.problems);
+  }
+  const sim::Scenario& scenario = load.scenario;
+  std::vector<sim::Mode> modes;
+  if (options.compare.empty()) {
+    const core::ThresholdMode mode = scenario.config.policy.threshold_mode;
+    modes.push_back(sim::Mode{std::string(core::to_string(mode)), true, std::nullopt});
+  } else {
+    auto parsed = sim::parse_modes(options.compare);
+    if (!parsed) {
+      std::cerr << "numabalancerd simulate: --compare: " << parsed.error().context << '\n';
+      return kBadInput;
+    }
+    modes = std::move(*parsed);
+  }
+
+  sim::ModeSummaries summaries;
+  for (const sim::Mode& mode : modes) {
+    sim::RoundSink sink;
+    if (options.json) {
+      sink = [&mode](const sim::RoundReport& round) {
+        std::cout << sim::round_json(mode.name, round).dump() << '\n';
+      };
+    }
+    summaries.emplace_back(mode.name, sim::run_mode(scenario, mode, !options.no_backoff, sink));
+  }
+  if (options.json) {
+    std::cout << sim::summary_json(scenario.name, summaries).dump() << '\n';
+  } else {
+    std::cout << sim::summary_table(scenario.name, summaries);
+  }
+  std::cout.flush();
+  return 0;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto options = std::make_shared<SimulateOptions>();
+  auto* command = app.add_subcommand(
+      "simulate",
+      "Run the daemon's policy against a modelled host (a scenario file) in simulated time, and "
+      "print what it did: a table, or with --json a line per round and the summary last.");
+  command->add_option("--scenario", options->scenario_path, "Scenario file (TOML)")->required();
+  command->add_option("--compare", options->compare,
+                      "Run once per mode and print them side by side: a comma-separated list of "
+                      "off, absolute, relative, auto");
+  command->add_flag("--no-backoff", options->no_backoff,
+                    "Turn the back-off rule off ([policy] backoff_after = 0)");
+  command->add_flag("--json", options->json,
+                    "One JSON line per round, then the summary object as the last line");
+  command->callback([options, &global, &exit_code] { exit_code = run_simulate(*options, global); });
+}
+
+}  // namespace nb::cli

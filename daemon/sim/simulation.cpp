@@ -1,0 +1,304 @@
+#include "daemon/sim/simulation.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <set>
+
+#include "core/decide.hpp"
+#include "core/history.hpp"
+#include "daemon/metrics/baseline_tracker.hpp"
+#include "daemon/service/node_baselines.hpp"
+#include "daemon/service/round_job.hpp"
+#include "daemon/sim/host_model.hpp"
+#include "daemon/sim/mover.hpp"
+#include "daemon/sim/noise.hpp"
+
+namespace nb::sim {
+namespace {
+
+// Simulated time starts at 2026-01-01T00:00:00Z; only differences mean anything.
+const TimePoint kStart{std::chrono::seconds(1767225600)};
+
+long seconds_of(Duration duration) {
+  return static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(duration).count());
+}
+
+// A round whose job moved memory, until its effect is measured.
+struct PendingEffect {
+  std::size_t history_index = 0;
+  long round_second = 0;
+  long ready_second = 0;  // its job's end + effect_delay
+  core::Snapshot before;
+  core::RoundMoves moves;
+};
+
+// The job of a round, while it runs.
+struct RunningJob {
+  std::unique_ptr<Mover> mover;
+  long round_second = 0;
+  std::vector<NodeId> dest_nodes;
+  core::Snapshot before;
+};
+
+class Simulation {
+ public:
+  Simulation(const Scenario& scenario, const Mode& mode, bool backoff, const RoundSink& on_round)
+      : scenario_(scenario),
+        mode_(mode),
+        on_round_(on_round),
+        policy_(scenario.config.policy),
+        host_(scenario),
+        noise_(static_cast<std::uint64_t>(scenario.seed), scenario.noise),
+        tracker_(scenario.config.metrics.baseline),
+        summary_(host_, policy_.ping_pong_window, first_event(scenario), scenario.interval),
+        sums_(host_.node_count()) {
+    if (mode.threshold_mode) {
+      policy_.threshold_mode = *mode.threshold_mode;
+    }
+    if (!backoff) {
+      policy_.backoff_after = 0;
+    }
+    tracker_.use_source(metrics::LatencySource{"simulated", core::LatencyKind::load_to_use});
+  }
+
+  Summary run();
+
+ private:
+  static std::optional<Duration> first_event(const Scenario& scenario) {
+    if (scenario.events.empty()) {
+      return std::nullopt;
+    }
+    return scenario.events.front().at;
+  }
+
+  void step(long second);
+  void run_job(long second);
+  void take_round(long second);
+  core::Snapshot snapshot(long second, std::vector<NodeReport>& reports);
+  std::vector<EffectReport> measure_effects(long second, const core::Snapshot& after);
+  std::string_view act(long second, const core::Decision& decision, const core::Snapshot& before);
+
+  struct LoadSums {
+    double latency = 0;
+    double traffic = 0;
+  };
+
+  const Scenario& scenario_;
+  const Mode& mode_;
+  const RoundSink& on_round_;
+  core::PolicyConfig policy_;
+  HostModel host_;
+  Noise noise_;
+  metrics::BaselineTracker tracker_;
+  SummaryBuilder summary_;
+  std::vector<LoadSums> sums_;  // since the last round, by node index
+  long seconds_summed_ = 0;
+  std::size_t next_event_ = 0;
+  std::vector<NodeLoad> loads_;
+  core::History history_;
+  std::vector<PendingEffect> pending_;
+  std::optional<RunningJob> job_;
+  Bytes moved_since_round_ = 0;
+};
+
+Summary Simulation::run() {
+  const long seconds = seconds_of(scenario_.duration);
+  for (long second = 0; second < seconds; ++second) {
+    step(second);
+  }
+  if (loads_.empty()) {
+    loads_ = host_.loads();
+  }
+  return summary_.finish(loads_);
+}
+
+void Simulation::step(long second) {
+  while (next_event_ < scenario_.events.size() &&
+         seconds_of(scenario_.events[next_event_].at) <= second) {
+    host_.apply(scenario_.events[next_event_++]);
+  }
+  run_job(second);
+  loads_ = host_.loads();
+  summary_.second(second, loads_);
+  for (std::size_t n = 0; n < loads_.size(); ++n) {
+    sums_[n].latency += loads_[n].loaded_latency_ns;
+    sums_[n].traffic += loads_[n].traffic_gbps;
+  }
+  ++seconds_summed_;
+  const long interval = seconds_of(scenario_.interval);
+  if (mode_.rounds && (second + 1) % interval == 0) {
+    take_round(second + 1);
+  }
+}
+
+void Simulation::run_job(long second) {
+  if (!job_) {
+    return;
+  }
+  job_->mover->run_second([&](const Batch& batch) {
+    summary_.batch(second, batch);
+    moved_since_round_ += batch.bytes;
+  });
+  if (!job_->mover->done()) {
+    return;
+  }
+  // As the daemon's job_ended: a round enters the history when its job ends, if it moved.
+  const Mover& mover = *job_->mover;
+  if (mover.moved() > 0) {
+    summary_.acted();
+    core::Round round;
+    round.time = kStart + std::chrono::seconds(job_->round_second);
+    round.source_node = mover.source();
+    round.dest_nodes = job_->dest_nodes;
+    round.migrated = true;
+    history_.push_back(round);
+    const long finished = second + 1;
+    pending_.push_back(PendingEffect{
+        history_.size() - 1, job_->round_second, finished + seconds_of(policy_.effect_delay),
+        std::move(job_->before),
+        core::RoundMoves{mover.source(), job_->dest_nodes, mover.budget(), mover.moved()}});
+  }
+  job_.reset();
+}
+
+core::Snapshot Simulation::snapshot(long second, std::vector<NodeReport>& reports) {
+  core::Snapshot snapshot;
+  snapshot.time = kStart + std::chrono::seconds(second);
+  snapshot.read_latency_kind = core::LatencyKind::load_to_use;
+  const double count = static_cast<double>(std::max(1L, seconds_summed_));
+  for (std::size_t n = 0; n < host_.node_count(); ++n) {
+    const ScenarioNode& model = host_.node(n);
+    core::Node node;
+    node.id = model.id;
+    node.cpus = model.cpus;
+    node.read_latency_ns = noise_.apply(sums_[n].latency / count);
+    node.bandwidth_gbps = noise_.apply(sums_[n].traffic / count);
+    node.free_bytes = host_.free_bytes(n);
+    node.total_bytes = model.memory;
+    for (std::size_t to = 0; to < host_.node_count(); ++to) {
+      node.distance[host_.node(to).id] = host_.distance(n, to);
+    }
+    tracker_.record(node.id, snapshot.time, *node.read_latency_ns);
+    reports.push_back(NodeReport{node.id, *node.read_latency_ns, *node.bandwidth_gbps,
+                                 *node.free_bytes, std::nullopt});
+    snapshot.nodes.push_back(std::move(node));
+  }
+  tracker_.prune(snapshot.time);
+  service::fill_baselines(snapshot, tracker_);
+  for (std::size_t n = 0; n < reports.size(); ++n) {
+    reports[n].baseline_read_latency_ns = snapshot.nodes[n].baseline_read_latency_ns;
+  }
+  for (const ScenarioPool& pool : scenario_.pools) {
+    snapshot.pools.push_back(core::Pool{pool.name, pool.nodes});
+  }
+  for (std::size_t c = 0; c < host_.container_count(); ++c) {
+    core::Container container{host_.container(c).id, host_.container(c).pool, {}};
+    for (std::size_t n = 0; n < host_.node_count(); ++n) {
+      if (Bytes bytes = host_.bytes_on(c, n); bytes > 0) {
+        container.anon_bytes[host_.node(n).id] = bytes;
+      }
+    }
+    snapshot.containers.push_back(std::move(container));
+  }
+  std::fill(sums_.begin(), sums_.end(), LoadSums{});
+  seconds_summed_ = 0;
+  return snapshot;
+}
+
+std::vector<EffectReport> Simulation::measure_effects(long second, const core::Snapshot& after) {
+  std::vector<EffectReport> measured;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (it->ready_second > second) {
+      ++it;
+      continue;
+    }
+    core::EffectOrReason effect = core::measure_effect(it->moves, it->before, after, policy_);
+    if (const auto* found = std::get_if<core::MeasuredEffect>(&effect)) {
+      history_[it->history_index].effect = found->effect;
+      summary_.effect(found->effect.improved ? "improved" : "not_improved");
+    } else {
+      summary_.effect("unknown");
+    }
+    measured.push_back(EffectReport{it->round_second, std::move(effect)});
+    it = pending_.erase(it);
+  }
+  return measured;
+}
+
+std::string_view Simulation::act(long second, const core::Decision& decision,
+                                 const core::Snapshot& before) {
+  const bool has_work = decision.status == core::DecisionStatus::ready &&
+                        decision.source_node.has_value() &&
+                        (!decision.migrate.empty() || !decision.evict.empty());
+  if (!has_work) {
+    return "none";
+  }
+  if (job_) {
+    return "deferred";  // one job at a time, as in the daemon
+  }
+  // Evictions are not modelled: the plan is made without an eviction action.
+  service::RoundJobPlan plan = service::plan_round_job(
+      decision, config::EvictionConfig{},
+      [](std::string_view id) { return std::filesystem::path(id); }, false);
+  if (plan.targets.empty()) {
+    return "reported";
+  }
+  job_ = RunningJob{std::make_unique<Mover>(host_, *decision.source_node, std::move(plan.targets),
+                                            plan.budget, scenario_.config.actuator),
+                    second, decision.dest_nodes, before};
+  return "started";
+}
+
+void Simulation::take_round(long second) {
+  RoundReport report;
+  report.second = second;
+  core::Snapshot now = snapshot(second, report.nodes);
+  report.effects = measure_effects(second, now);
+  const core::Decision decision =
+      core::decide(now, policy_, history_, now.time, core::DecideOptions{});
+  report.decision = &decision;
+  report.outcome = act(second, decision, now);
+  summary_.round(core::to_string(decision.status), report.outcome == "deferred");
+  report.bytes_moved = moved_since_round_;
+  moved_since_round_ = 0;
+  if (on_round_) {
+    on_round_(report);
+  }
+}
+
+}  // namespace
+
+Result<std::vector<Mode>> parse_modes(std::string_view list) {
+  std::vector<Mode> modes;
+  std::set<std::string> seen;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string_view::npos) {
+      end = list.size();
+    }
+    const std::string name(list.substr(start, end - start));
+    if (name == "off") {
+      modes.push_back(Mode{name, false, std::nullopt});
+    } else if (auto mode = core::threshold_mode_from(name)) {
+      modes.push_back(Mode{name, true, *mode});
+    } else {
+      return make_error(
+          EINVAL, "unknown mode \"" + name + "\" (the modes are off, absolute, relative and auto)");
+    }
+    if (!seen.insert(name).second) {
+      return make_error(EINVAL, "mode \"" + name + "\" is named twice");
+    }
+    start = end + 1;
+  }
+  return modes;
+}
+
+Summary run_mode(const Scenario& scenario, const Mode& mode, bool backoff,
+                 const RoundSink& on_round) {
+  return Simulation(scenario, mode, backoff, on_round).run();
+}
+
+}  // namespace nb::sim

@@ -1,0 +1,63 @@
+#pragma once
+// The simulation loop: the modelled host in simulated seconds, a round every `interval` with
+// the daemon's own logic — the baselines tracker, core::decide over the history (cool-down,
+// ping-pong, back-off), plan_round_job, the destination picker — and each round's effect
+// measured with core::measure_effect from the first round's snapshot at least effect_delay after
+// its job finished. No clock, no sleeping, no files: the same scenario gives the same output.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "core/decision.hpp"
+#include "core/round_effect.hpp"
+#include "core/threshold_mode.hpp"
+#include "daemon/sim/scenario.hpp"
+#include "daemon/sim/summary.hpp"
+
+namespace nb::sim {
+
+// How a run decides: `off` takes no rounds; the others force [policy] threshold_mode, except the
+// single run without --compare, which keeps the configured one (and its name).
+struct Mode {
+  std::string name;
+  bool rounds = true;
+  std::optional<core::ThresholdMode> threshold_mode;
+};
+
+// "off,absolute,relative,auto", each once.
+Result<std::vector<Mode>> parse_modes(std::string_view list);
+
+struct NodeReport {
+  NodeId id = 0;
+  double read_latency_ns = 0;  // as reported: the interval's mean, with the scenario's noise
+  double bandwidth_gbps = 0;
+  Bytes free_bytes = 0;
+  std::optional<double> baseline_read_latency_ns;  // as the policy saw it: configured or learned
+};
+
+// A round's effect, measured this round: its time, and the effect or why there is none.
+struct EffectReport {
+  long round_second = 0;
+  core::EffectOrReason effect;
+};
+
+struct RoundReport {
+  long second = 0;  // simulated seconds since the start
+  std::vector<NodeReport> nodes;
+  const core::Decision* decision = nullptr;
+  std::string_view outcome;  // none, started, deferred, reported
+  Bytes bytes_moved = 0;     // by the mover since the round before
+  std::vector<EffectReport> effects;
+};
+
+using RoundSink = std::function<void(const RoundReport&)>;
+
+// One run of `scenario` in `mode`; `backoff` false sets backoff_after to 0.
+Summary run_mode(const Scenario& scenario, const Mode& mode, bool backoff,
+                 const RoundSink& on_round);
+
+}  // namespace nb::sim
