@@ -63,6 +63,23 @@ std::string cell_baseline(const json& baseline) {
   return needed.is_number() ? "learning: " + needed.dump() + " more" : "-";
 }
 
+std::string cell_effect(const json& round) {
+  const json& effect = field(round, "effect");
+  if (effect.is_object()) {
+    const json& before = field(effect, "hot_before");
+    const json& after = field(effect, "hot_after");
+    const std::string verdict = field(effect, "improved") == true ? "improved" : "not improved";
+    if (!before.is_number() || !after.is_number()) {
+      return verdict;
+    }
+    return fmt::format("{} {:.0f}→{:.0f} ns", verdict, before.get<double>(), after.get<double>());
+  }
+  if (field(round, "effect_pending") == true) {
+    return "pending";
+  }
+  return field(round, "effect_reason").is_string() ? "unknown" : "-";
+}
+
 std::string format_bytes(double bytes) {
   return nb::format_bytes(bytes, ByteDigits::one_fixed);
 }

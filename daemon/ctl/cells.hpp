@@ -23,6 +23,10 @@ std::string cell_bytes(const nlohmann::json& value);  // a number of bytes → "
 // "learning: 55 more"; "-" when absent.
 std::string cell_baseline(const nlohmann::json& baseline);
 
+// A round's effect → "improved 95→70 ns", "not improved 95→94 ns", "pending", "unknown" (the
+// reason is in --json) or "-" for a round that had none to measure.
+std::string cell_effect(const nlohmann::json& round);
+
 // Columns padded to their widest cell; the header first.
 std::string format_table(const std::vector<std::vector<std::string>>& rows);
 

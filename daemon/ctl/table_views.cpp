@@ -20,7 +20,7 @@ using Rows = std::vector<std::vector<std::string>>;
 // The kept rounds, then the newest full report among them.
 std::string format_rounds(const json& r) {
   Rows rows{{"#", "TIME", "TRIGGER", "STATUS", "OUTCOME", "FROM", "TO", "PLANNED", "MOVED",
-             "CONTAINERS"}};
+             "EFFECT", "CONTAINERS"}};
   for (const auto& round : r.value("rounds", json::array())) {
     std::string containers;
     for (const auto& id : round.value("containers", json::array())) {
@@ -31,7 +31,8 @@ std::string format_rounds(const json& r) {
          cell_text(field(round, "trigger")), cell_text(field(round, "status")),
          cell_text(field(round, "outcome")), cell_text(field(round, "source_node")),
          cell_nodes(field(round, "dest_nodes")), cell_bytes(field(round, "planned_bytes")),
-         cell_bytes(field(round, "moved_bytes")), containers.empty() ? "-" : containers});
+         cell_bytes(field(round, "moved_bytes")), cell_effect(round),
+         containers.empty() ? "-" : containers});
   }
   std::string out = format_table(rows);
   const json rounds = r.value("rounds", json::array());

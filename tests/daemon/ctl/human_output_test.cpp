@@ -105,6 +105,31 @@ TEST(HumanOutput, HistoryWithoutFullReportsIsJustTheTable) {
   expect_contains(out, "30.0 MiB");
 }
 
+TEST(HumanOutput, HistoryShowsEachRoundsEffectOrWhyThereIsNone) {
+  json improved = finished_round();
+  improved.erase("full_report");
+  improved["effect"] = {{"improved", true},   {"hot_before", 95.4}, {"hot_after", 70.2},
+                        {"gap_before", 35.0}, {"gap_after", 10.0},  {"bytes_moved", 1}};
+  json flat = improved;
+  flat["number"] = 8;
+  flat["effect"]["improved"] = false;
+  flat["effect"]["hot_after"] = 94.0;
+  json pending = improved;
+  pending["number"] = 9;
+  pending.erase("effect");
+  pending["effect_pending"] = true;
+  json unknown = improved;
+  unknown["number"] = 10;
+  unknown["effect"] = nullptr;
+  unknown["effect_reason"] = "the job moved nothing";
+  auto out = format_result("history", {{"rounds", {improved, flat, pending, unknown}}});
+  expect_contains(out, "EFFECT");
+  expect_contains(out, "improved 95→70 ns");
+  expect_contains(out, "not improved 95→94 ns");
+  expect_contains(out, "pending");
+  expect_contains(out, "unknown");
+}
+
 TEST(HumanOutput, StatusShowsTheLastJobAndARoundStillReading) {
   json status{
       {"state", "running"},

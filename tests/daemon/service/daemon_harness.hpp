@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -46,6 +47,8 @@ class DaemonHarness {
     bool real_policy = false;              // core::decide() instead, on the fake host's snapshot
     std::optional<double> bandwidth_gbps;  // every node's; none by default
     std::vector<std::size_t> history_sizes;
+    core::History last_history;                    // what the latest decide() was given
+    std::map<NodeId, double> read_latency_ns{{0, 60}, {1, 95}};  // what the host reads
     bool hold_jobs = false;  // migrate() waits for release() or cancel
     bool job_entered = false;
     int migrate_calls = 0;
@@ -94,7 +97,7 @@ class DaemonHarness {
       for (NodeId id : {0, 1}) {
         auto& node = document.snapshot.nodes[static_cast<std::size_t>(id)];
         node.id = id;
-        node.read_latency_ns = id == 0 ? 60 : 95;
+        node.read_latency_ns = fakes_.read_latency_ns.at(id);
         node.bandwidth_gbps = fakes_.bandwidth_gbps;
         node.distance = {{id, 10}, {1 - id, 21}};
         node.cpus = std::to_string(id);
@@ -116,6 +119,7 @@ class DaemonHarness {
                           const core::History& history, TimePoint now) {
       std::lock_guard lock(fakes_.mutex);
       fakes_.history_sizes.push_back(history.size());
+      fakes_.last_history = history;
       return fakes_.real_policy ? core::decide(snapshot, policy, history, now) : fakes_.decision;
     };
     seams.load_config = [](const std::filesystem::path& path) {
@@ -183,6 +187,10 @@ class DaemonHarness {
   void set_decision(core::Decision decision) {
     std::lock_guard lock(fakes_.mutex);
     fakes_.decision = std::move(decision);
+  }
+  void set_read_latency(NodeId node, double ns) {
+    std::lock_guard lock(fakes_.mutex);
+    fakes_.read_latency_ns[node] = ns;
   }
   void hold_jobs() {
     std::lock_guard lock(fakes_.mutex);

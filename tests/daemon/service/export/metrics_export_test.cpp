@@ -122,7 +122,7 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
         "numabalancer_node_anon_bytes gauge", "numabalancer_pressure_level gauge",
         "numabalancer_rounds_total counter", "numabalancer_migrated_bytes_total counter",
         "numabalancer_migration_pages_failed_total counter", "numabalancer_evictions_total counter",
-        "numabalancer_job_duration_seconds histogram",
+        "numabalancer_round_effects_total counter", "numabalancer_job_duration_seconds histogram",
         "numabalancer_move_call_duration_seconds histogram", "numabalancer_provider_up gauge"}) {
     EXPECT_THAT(text, HasSubstr(std::string("# TYPE ") + family + "\n"));
   }
@@ -132,6 +132,8 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
   EXPECT_THAT(text,
               HasSubstr("numabalancer_migration_pages_failed_total{reason=\"no_memory\"} 0\n"))
       << "known reasons start at zero";
+  EXPECT_THAT(text, HasSubstr("numabalancer_round_effects_total{result=\"not_improved\"} 0\n"))
+      << "every effect result starts at zero";
 }
 
 TEST(PrometheusExport, NonFiniteValuesUseThePrometheusSpelling) {
