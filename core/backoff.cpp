@@ -77,8 +77,11 @@ std::optional<std::string> hold_back(const History& history, NodeId source, Time
     }
     return std::nullopt;
   }
-  const std::string reason = "backoff: the last " + std::to_string(backoff->failed_rounds) +
-                             " rounds" + off_node + " did not lower its latency";
+  const std::string rounds = backoff->failed_rounds == 1
+                                 ? std::string("round")
+                                 : std::to_string(backoff->failed_rounds) + " rounds";
+  const std::string reason =
+      "backoff: the last " + rounds + off_node + " did not lower its latency";
   const std::string wait = "wait " + format_duration(backoff->wait) + " (min_interval " +
                            format_duration(config.min_interval) + " doubled per round past " +
                            std::to_string(config.backoff_after - 1) + ", at most max_backoff " +

@@ -1,5 +1,6 @@
 #include "core/decide.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -103,6 +104,17 @@ Refused<Judgement> judge_pressure(const Snapshot& snapshot, const Readings& read
   return Judgement{&pressured, std::move(*nearby), thresholds.mode, pressure};
 }
 
+// Why a round off `source` must wait: the cool-down after any acted round, then the back-off.
+std::optional<std::string> wait_reason(const History& history, NodeId source, TimePoint now,
+                                       const PolicyConfig& config, Notes& notes) {
+  if (const Round* last = cooldown_round(history, now, config.min_interval)) {
+    return "the last round acted " +
+           format_age(std::chrono::duration_cast<Duration>(now - last->time)) +
+           ", within min_interval " + format_duration(config.min_interval);
+  }
+  return hold_back(history, source, now, config, notes);
+}
+
 }  // namespace
 
 Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const History& history,
@@ -154,14 +166,7 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   decision.source_node = source.id();
   decision.bandwidth_pressure = regulation.bandwidth_pressure;
 
-  if (const Round* last = cooldown_round(history, now, config.min_interval)) {
-    return end_round(decision, DecisionStatus::cooldown,
-                     "the last round acted " +
-                         format_age(std::chrono::duration_cast<Duration>(now - last->time)) +
-                         ", within min_interval " + format_duration(config.min_interval));
-  }
-
-  if (auto reason = hold_back(history, source.id(), now, config, notes)) {
+  if (auto reason = wait_reason(history, source.id(), now, config, notes)) {
     return end_round(decision, DecisionStatus::cooldown, std::move(*reason));
   }
 

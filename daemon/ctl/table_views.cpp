@@ -26,13 +26,13 @@ std::string format_rounds(const json& r) {
     for (const auto& id : round.value("containers", json::array())) {
       containers += (containers.empty() ? "" : ",") + cell_text(id);
     }
-    rows.push_back(
-        {cell_text(field(round, "number")), cell_text(field(round, "time")),
-         cell_text(field(round, "trigger")), cell_text(field(round, "status")),
-         cell_text(field(round, "outcome")), cell_text(field(round, "source_node")),
-         cell_nodes(field(round, "dest_nodes")), cell_bytes(field(round, "planned_bytes")),
-         cell_bytes(field(round, "moved_bytes")), cell_effect(round),
-         containers.empty() ? "-" : containers});
+    rows.push_back({cell_text(field(round, "number")), cell_text(field(round, "time")),
+                    cell_text(field(round, "trigger")), cell_text(field(round, "status")),
+                    cell_text(field(round, "outcome")), cell_text(field(round, "source_node")),
+                    cell_nodes(field(round, "dest_nodes")),
+                    cell_bytes(field(round, "planned_bytes")),
+                    cell_bytes(field(round, "moved_bytes")), cell_effect(round),
+                    containers.empty() ? "-" : containers});
   }
   std::string out = format_table(rows);
   const json rounds = r.value("rounds", json::array());

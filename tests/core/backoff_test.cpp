@@ -156,6 +156,13 @@ TEST(BackoffDecision, ReasonAndExplanationNameTheRunAndTheWait) {
       << ::testing::PrintToString(lines);
 }
 
+TEST(BackoffDecision, OneRoundIsNamedInTheSingular) {
+  PolicyConfig config;
+  config.backoff_after = 1;
+  const Decision held = decide_at_now(hot_node_zero(), config, failures(1, 40s), true);
+  EXPECT_EQ(held.reason, "backoff: the last round off node 0 did not lower its latency");
+}
+
 TEST(BackoffDecision, ExplanationSaysWhyThereIsNone) {
   const Decision decision =
       decide_at_now(hot_node_zero(), PolicyConfig{}, failures(1, 10min), true);

@@ -116,8 +116,7 @@ TEST(DaemonEffects, ARoundWhoseSourceLostItsReadingHasAnUnknownEffectWithTheReas
 
   json first = rounds_of(client)[0];
   EXPECT_TRUE(first["effect"].is_null());
-  EXPECT_EQ(first["effect_reason"],
-            "the snapshot after the round has no read latency for node 1");
+  EXPECT_EQ(first["effect_reason"], "the snapshot after the round has no read latency for node 1");
   EXPECT_NE(metrics_text(client).find("numabalancer_round_effects_total{result=\"unknown\"} 1\n"),
             std::string::npos);
 }

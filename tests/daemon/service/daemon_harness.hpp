@@ -47,7 +47,7 @@ class DaemonHarness {
     bool real_policy = false;              // core::decide() instead, on the fake host's snapshot
     std::optional<double> bandwidth_gbps;  // every node's; none by default
     std::vector<std::size_t> history_sizes;
-    core::History last_history;                    // what the latest decide() was given
+    core::History last_history;  // what the latest decide() was given
     std::map<NodeId, double> read_latency_ns{{0, 60}, {1, 95}};  // what the host reads
     bool hold_jobs = false;  // migrate() waits for release() or cancel
     bool job_entered = false;
