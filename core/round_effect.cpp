@@ -79,7 +79,7 @@ EffectOrReason measure_effect(const RoundMoves& moves, const Snapshot& before,
   const Latencies& a = std::get<Latencies>(now);
   MeasuredEffect measured;
   measured.effect =
-      RoundEffect{a.hot <= b.hot * (1 - config.min_improvement), b.hot, a.hot, b.gap, a.gap};
+      RoundEffect{a.hot <= b.source * (1 - config.min_improvement), b.source, a.hot, b.gap, a.gap};
   measured.source_latency_before = b.source;
   measured.source_latency_after = a.source;
   measured.bytes_moved = moves.moved_bytes;

@@ -1,8 +1,9 @@
 #pragma once
 // Closing the loop, step one: did a round that moved memory lower the latency it was meant to?
 // Measured from the round's own snapshot ("before") and the first snapshot taken effect_delay
-// after its job finished ("after"). Moving the hot spot from the source onto a destination is no
-// improvement, so "hot" is the highest latency among the source and its destinations.
+// after its job finished ("after"). Before, "hot" is the source's latency, the one the round set
+// out to lower; after, it is the highest among the source and its destinations, since moving the
+// hot spot from the source onto a destination is no improvement.
 
 #include <string>
 #include <variant>

@@ -65,6 +65,18 @@ TEST(Effect, TheGapIsToTheFastestDestinationAndHotCoversThemAll) {
   EXPECT_TRUE(effect.improved);
 }
 
+// Relative thresholds can pick a source that reads lower than a destination (it is further above
+// its own baseline): the hot latency before is still the source's, the one the round set out to
+// lower.
+TEST(Effect, HotBeforeIsTheSourcesLatencyEvenWhenADestinationReadsHigher) {
+  const auto result =
+      measure_effect(moves({1}), latencies(150, 200), latencies(120, 190), PolicyConfig{});
+  const auto& effect = std::get<MeasuredEffect>(result).effect;
+  EXPECT_DOUBLE_EQ(effect.hot_before, 150);
+  EXPECT_DOUBLE_EQ(effect.hot_after, 190);
+  EXPECT_FALSE(effect.improved) << "node 1 reads higher than node 0 did";
+}
+
 TEST(Effect, AJobWithoutAPlanIsMeasuredOnWhatItMoved) {
   const auto result =
       measure_effect(moves({1}, 0, kGiB / 8), latencies(150, 100), latencies(120, 110), {});

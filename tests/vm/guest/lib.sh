@@ -288,6 +288,17 @@ max_age = "10m"
 TOML
 }
 
+# file_metrics_and_actuator_toml PATH: file_metrics_toml, then an [actuator] that keeps 16 MiB free,
+# which the small guest nodes need.
+file_metrics_and_actuator_toml() {
+  file_metrics_toml "$1"
+  cat <<TOML
+
+[actuator]
+min_free_bytes = "16MiB"
+TOML
+}
+
 # daemon_config_head: the [daemon] and [admin] tables of a guest daemon config. Rounds every
 # second keep the scenarios short; the admin group is empty because the guest has no groups.
 daemon_config_head() {

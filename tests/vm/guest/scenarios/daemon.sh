@@ -36,12 +36,7 @@ cgroups = ["nbtest/daemon/*"]
 nodes = [0, 1]
 
 TOML
-  file_metrics_toml "$metrics"
-  cat <<TOML
-
-[actuator]
-min_free_bytes = "16MiB"
-TOML
+  file_metrics_and_actuator_toml "$metrics"
   } >"$config"
 }
 daemon_write_config 15m

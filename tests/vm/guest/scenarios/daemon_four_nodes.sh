@@ -41,12 +41,7 @@ cgroups = ["nbtest/dfour/near-*"]
 nodes = [0, 3]
 
 TOML
-  file_metrics_toml "$metrics"
-  cat <<TOML
-
-[actuator]
-min_free_bytes = "16MiB"
-TOML
+  file_metrics_and_actuator_toml "$metrics"
 } >"$config"
 
 # Idle at first: every node equally fast, so the daemon starts without acting.

@@ -41,12 +41,7 @@ nodes = [0, 1]
 audit_log = "$audit"
 
 TOML
-  file_metrics_toml "$metrics"
-  cat <<TOML
-
-[actuator]
-min_free_bytes = "16MiB"
-TOML
+  file_metrics_and_actuator_toml "$metrics"
 } >"$config"
 write_metrics "$metrics" 0:200:20 1:60:5
 run_timed /tmp/effects-check.out 30 numabalancerd --check-config "$config"
@@ -114,14 +109,19 @@ else
 fi
 write_metrics "$metrics" 0:200:20 1:60:5
 
+# not_improved NAME NUMBER: round NUMBER's effect is measured within 60 s, and did not improve.
+not_improved() {
+  if wait_effect /tmp/e-history.json "$2" 60; then
+    check_eq "$1.effect" "$(effect_of /tmp/e-history.json "$INDEX")" false "round $2 did not improve"
+  else
+    fail "$1.effect" "round $2's effect was not measured within 60 s"
+  fi
+}
+
 # Rounds B and C: node 0 stays at 200 ns, so neither improved.
 acted_round second "$first"
 second=$NUMBER
-if wait_effect /tmp/e-history.json "$second" 60; then
-  check_eq second.effect "$(effect_of /tmp/e-history.json "$INDEX")" false "round $second did not improve"
-else
-  fail second.effect "round $second's effect was not measured within 60 s"
-fi
+not_improved second "$second"
 # held PATTERN: the last round was held back by the back-off, its reason matching PATTERN.
 held() {
   [ "$(status_field /last_round/status)" = cooldown ] &&
@@ -134,11 +134,7 @@ else
 fi
 acted_round third "$second"
 third=$NUMBER
-if wait_effect /tmp/e-history.json "$third" 60; then
-  check_eq third.effect "$(effect_of /tmp/e-history.json "$INDEX")" false "round $third did not improve"
-else
-  fail third.effect "round $third's effect was not measured within 60 s"
-fi
+not_improved third "$third"
 attach effects-history.json /tmp/e-history.json
 
 # Two non-improving rounds off node 0: a wait of 32 s, with the rule in the reason.
