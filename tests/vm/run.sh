@@ -36,7 +36,7 @@ summary() {
 # The guests: NAME TOPOLOGY SCENARIOS TIMEOUT_S NODE_MIB. A scenario joins this list only once
 # the binaries it exercises exist; see tests/vm/README.md.
 guests=(
-  "vm-2nodes 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects 600 512"
+  "vm-2nodes 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects 900 512"
   "vm-4nodes 4nodes smoke,four_nodes_plan,destination_full,daemon_four_nodes,daemon_faults 600 512"
 )
 
