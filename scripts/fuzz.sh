@@ -63,8 +63,14 @@ for stem in "${stems[@]}"; do
     failed+=("$stem")
     continue
   fi
+  # The JSON targets get inputs long enough to nest deeply (libFuzzer's default stops at 4 KiB)
+  # and JSON's tokens as a dictionary.
+  extra=()
+  case $stem in
+    admin_request | file_provider_json) extra=(-max_len=131072 -dict="$root/tests/fuzz/json.dict") ;;
+  esac
   if "$build/tests/fuzz/fuzz_$stem" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$artifacts" -print_final_stats=1 \
+    -artifact_prefix="$artifacts" -print_final_stats=1 "${extra[@]}" \
     "$corpus" "$root/tests/fuzz/corpus/$stem" >"$log" 2>&1; then
     grep -E "^stat::number_of_executed_units|^Done" "$log" | tr '\n' ' '
     echo

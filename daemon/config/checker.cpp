@@ -95,8 +95,8 @@ bool Checker::check(const std::string& key, Bytes value, Bound bound) {
     fail(key, "must not be negative");
     return false;
   }
-  if (bound == Bound::at_least_kib && value < kKiB) {
-    fail(key, "must be at least 1KiB");
+  if (bound == Bound::kib_to_mib && (value < kKiB || value > kMiB)) {
+    fail(key, "must be from 1KiB to 1MiB");
     return false;
   }
   return true;

@@ -28,7 +28,7 @@ enum class Bound {
   ratio,                   // "must be in (0, 1]"
   at_least_one,            // "must be at least 1"
   open_fraction,           // "must be in (0, 1)" (a quantile)
-  at_least_kib,            // "must be at least 1KiB"
+  kib_to_mib,              // "must be from 1KiB to 1MiB" (a request line)
   unlimited_if_zero,       // "must not be negative (0 = unlimited)"
   file_mode,               // "must be at most \"0777\""
   absolute_path,           // "must be an absolute path"

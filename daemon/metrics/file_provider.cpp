@@ -11,6 +11,7 @@
 #include "base/time.hpp"
 #include "daemon/metrics/prometheus_text.hpp"
 #include "daemon/metrics/text_file.hpp"
+#include "daemon/wire/bounded_json.hpp"
 
 namespace nb::metrics {
 namespace {
@@ -81,12 +82,11 @@ Result<NodeValues> FileProvider::read(TimePoint now) {
 }
 
 Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint now) {
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(content);
-  } catch (const nlohmann::json::exception& e) {
-    return problem(std::string("not valid JSON: ") + e.what());
+  wire::BoundedJson bounded = wire::parse_bounded_json(content);
+  if (bounded.problem != wire::JsonProblem::none) {
+    return problem(wire::describe(bounded.problem, "the document"));
   }
+  const nlohmann::json& document = bounded.value;
   if (!document.is_object()) {
     return problem("expected a JSON object with \"time\" and \"nodes\"");
   }

@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "daemon/wire/bounded_json.hpp"
+
 namespace nb::wire {
 
 namespace {
@@ -46,10 +48,11 @@ Response failure(nlohmann::json id, ErrorCode code, std::string message) {
 }
 
 std::variant<Request, Response> parse_request(std::string_view line) {
-  auto parsed = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    return failure(nullptr, ErrorCode::bad_request, "the request is not valid JSON");
+  BoundedJson bounded = parse_bounded_json(line);
+  if (bounded.problem != JsonProblem::none) {
+    return failure(nullptr, ErrorCode::bad_request, describe(bounded.problem, "the request"));
   }
+  nlohmann::json& parsed = bounded.value;
   if (!parsed.is_object()) {
     return failure(nullptr, ErrorCode::bad_request, "the request must be a JSON object");
   }
@@ -69,7 +72,7 @@ std::variant<Request, Response> parse_request(std::string_view line) {
     if (!args->is_object()) {
       return failure(request.id, ErrorCode::bad_request, "\"args\" must be an object");
     }
-    request.args = *args;
+    request.args = std::move(*args);
   }
   return request;
 }

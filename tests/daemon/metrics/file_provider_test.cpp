@@ -105,6 +105,8 @@ struct GarbageCase {
 TEST_F(FileProviderTest, JsonGarbageNamesTheFileAndTheProblem) {
   const GarbageCase cases[] = {
       {"{\"time\": ", "not valid JSON"},
+      {"{\"time\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+       "nests deeper than 32 levels"},
       {"{\"nodes\": []}", "no \"time\" field"},
       {"{\"time\": \"yesterday\", \"nodes\": []}", "neither an RFC 3339 time"},
       {"{\"time\": \"2026-12-02T15:04:00Z\"}", "\"nodes\" is missing"},

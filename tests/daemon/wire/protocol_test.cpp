@@ -44,6 +44,18 @@ TEST(ParseRequest, ReadsIdCommandAndArgs) {
   EXPECT_EQ(request.args, nlohmann::json({{"explain", true}}));
 }
 
+// Before the limit, 60,000 levels (about 120 KB) crashed the daemon ahead of any access check.
+TEST(ParseRequest, ARequestNestedTooDeepIsABadRequestThatSaysSo) {
+  const std::string deep = "{\"cmd\": \"status\", \"args\": {\"a\": " + std::string(60'000, '[') +
+                           std::string(60'000, ']') + "}}";
+  auto parsed = parse_request(deep);
+  ASSERT_TRUE(std::holds_alternative<Response>(parsed));
+  const auto& response = std::get<Response>(parsed);
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.error->code, ErrorCode::bad_request);
+  EXPECT_EQ(response.error->message, "the request nests deeper than 32 levels");
+}
+
 TEST(ParseRequest, MissingArgsAreAnEmptyObject) {
   auto parsed = parse_request(R"({"cmd": "status"})");
   ASSERT_TRUE(std::holds_alternative<Request>(parsed));
