@@ -15,4 +15,11 @@ inline constexpr Bytes kKiB = 1024;
 inline constexpr Bytes kMiB = 1024 * kKiB;
 inline constexpr Bytes kGiB = 1024 * kMiB;
 
+// A migration rate limit in MiB/s is 0 (unlimited) or within these: below 1 MiB/s the pacing
+// sleeps in nanoseconds between pages; above 1 TiB/s no machine moves pages.
+inline constexpr double kMinRateMiBPerS = 1;
+inline constexpr double kMaxRateMiBPerS = 1024 * 1024;
+// The kernel's largest pid_max (PID_MAX_LIMIT on 64-bit).
+inline constexpr long long kMaxPid = 4 * 1024 * 1024;
+
 }  // namespace nb

@@ -16,15 +16,15 @@ Result<Bytes, ManualMigrationError> parse_budget(std::string_view text) {
 }
 
 Result<Ok, ManualMigrationError> check_rate(double mib_per_s) {
-  if (mib_per_s < 0) {
-    return ManualMigrationError{MigrationProblem::rate_negative, ""};
+  if (mib_per_s != 0 && !(mib_per_s >= kMinRateMiBPerS && mib_per_s <= kMaxRateMiBPerS)) {
+    return ManualMigrationError{MigrationProblem::rate_out_of_range, ""};
   }
   return Ok{};
 }
 
 Result<Ok, ManualMigrationError> check_process(int pid, const std::filesystem::path& proc_root) {
-  if (pid <= 0) {
-    return ManualMigrationError{MigrationProblem::pid_not_positive, ""};
+  if (pid <= 0 || pid > kMaxPid) {
+    return ManualMigrationError{MigrationProblem::pid_out_of_range, ""};
   }
   std::error_code error;
   if (!std::filesystem::exists(proc_root / std::to_string(pid), error)) {

@@ -30,8 +30,8 @@ struct ManualMigration {
 enum class MigrationProblem {
   budget_unreadable,    // the size did not parse; the detail says why
   budget_not_positive,  // a budget of zero or less would move nothing
-  rate_negative,
-  pid_not_positive,
+  rate_out_of_range,    // not 0 (unlimited) nor within [kMinRateMiBPerS, kMaxRateMiBPerS]
+  pid_out_of_range,     // not within [1, kMaxPid]
   no_such_process,
 };
 

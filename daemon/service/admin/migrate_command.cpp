@@ -81,7 +81,7 @@ ArgResult<std::optional<double>> read_rate(const json& args) {
     return std::optional<double>();
   }
   if (!rate->is_number() || !check_rate(rate->get<double>())) {
-    return ArgumentError{"\"rate\" must be a number of MiB/s, 0 for unlimited"};
+    return ArgumentError{"\"rate\" must be 0 (unlimited) or from 1 to 1048576 MiB/s"};
   }
   return std::optional<double>(rate->get<double>());
 }
@@ -116,8 +116,10 @@ ArgResult<ManualMigration> read_request(const json& args, const core::Snapshot* 
     }
     request.cgroup = args["cgroup"].get<std::string>();
   } else {
-    if (!args["pid"].is_number_integer() || args["pid"].get<long long>() <= 0) {
-      return ArgumentError{"\"pid\" must be a positive process id"};
+    // Checked as a long long first: get<int>() of 4294967297 would be pid 1.
+    if (!args["pid"].is_number_integer() || args["pid"].get<long long>() <= 0 ||
+        args["pid"].get<long long>() > kMaxPid) {
+      return ArgumentError{"\"pid\" must be a process id from 1 to 4194304"};
     }
     request.pid = args["pid"].get<int>();
   }

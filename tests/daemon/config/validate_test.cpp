@@ -277,7 +277,11 @@ INSTANTIATE_TEST_SUITE_P(
         RuleCase{"RelativeTextfile", "[export]\ntextfile = \"nb.prom\"\n", "export.textfile",
                  "must be an absolute path", 2, 1},
         RuleCase{"NegativeRateLimit", "[actuator]\nrate_limit = -1\n", "actuator.rate_limit",
-                 "must not be negative (0 = unlimited)", 2, 1},
+                 "must be 0 (unlimited) or from 1 to 1048576", 2, 1},
+        RuleCase{"TinyRateLimit", "[actuator]\nrate_limit = 1e-12\n", "actuator.rate_limit",
+                 "must be 0 (unlimited) or from 1 to 1048576", 2, 1},
+        RuleCase{"NanRateLimit", "[actuator]\nrate_limit = nan\n", "actuator.rate_limit",
+                 "must be 0 (unlimited) or from 1 to 1048576", 2, 1},
         RuleCase{"ZeroLoadsPerSample", "[metrics.probe]\nloads_per_sample = 0\n",
                  "metrics.probe.loads_per_sample", "must be at least 1", 2, 1}),
     case_name);

@@ -1,7 +1,9 @@
 #include "daemon/service/manual_migration.hpp"
 
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include <cmath>
 
 namespace nb::service {
 namespace {
@@ -15,14 +17,20 @@ TEST(ManualMigration, BudgetMustParseAndBePositive) {
   EXPECT_FALSE(unreadable.error().detail.empty());
 }
 
-TEST(ManualMigration, RateZeroIsUnlimitedNegativeIsRefused) {
+TEST(ManualMigration, RateIsZeroForUnlimitedOrWithinItsBounds) {
   EXPECT_TRUE(check_rate(0));
-  EXPECT_EQ(check_rate(-1).error().problem, MigrationProblem::rate_negative);
+  EXPECT_TRUE(check_rate(1));
+  EXPECT_TRUE(check_rate(1048576));
+  for (double rate : {-1.0, 1e-12, 0.5, 1048577.0, std::nan(""), HUGE_VAL}) {
+    ASSERT_FALSE(check_rate(rate)) << rate;
+    EXPECT_EQ(check_rate(rate).error().problem, MigrationProblem::rate_out_of_range) << rate;
+  }
 }
 
 TEST(ManualMigration, ProcessMustBePositiveAndExist) {
   EXPECT_TRUE(check_process(::getpid(), "/proc"));
-  EXPECT_EQ(check_process(0, "/proc").error().problem, MigrationProblem::pid_not_positive);
+  EXPECT_EQ(check_process(0, "/proc").error().problem, MigrationProblem::pid_out_of_range);
+  EXPECT_EQ(check_process(4194305, "/proc").error().problem, MigrationProblem::pid_out_of_range);
   EXPECT_EQ(check_process(::getpid(), "/nonexistent").error().problem,
             MigrationProblem::no_such_process);
 }

@@ -115,7 +115,10 @@ TEST_F(DaemonCommandsTest, MigrateWordsEachBadArgument) {
   EXPECT_EQ(with("max_bytes", "0"), "\"max_bytes\": must be positive");
   EXPECT_EQ(with("max_bytes", -5),
             "\"max_bytes\" must be a positive number of bytes or a size (\"512MiB\")");
-  EXPECT_EQ(with("rate", -1), "\"rate\" must be a number of MiB/s, 0 for unlimited");
+  EXPECT_EQ(with("rate", -1), "\"rate\" must be 0 (unlimited) or from 1 to 1048576 MiB/s");
+  EXPECT_EQ(with("rate", 1e-12), "\"rate\" must be 0 (unlimited) or from 1 to 1048576 MiB/s");
+  // Read as an int, 4294967297 used to be pid 1.
+  EXPECT_EQ(with("pid", 4294967297LL), "\"pid\" must be a process id from 1 to 4194304");
   EXPECT_EQ(with("dry_run", "yes"), "\"dry_run\" must be true or false");
   EXPECT_EQ(with("cgroup", "web"), "give exactly one of \"cgroup\" and \"pid\"");
   EXPECT_EQ(error_of(run("migrate", json{{"cgroup", "web"}, {"from", 0}, {"to", 1}})),
