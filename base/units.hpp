@@ -19,6 +19,11 @@ inline constexpr Bytes kGiB = 1024 * kMiB;
 // sleeps in nanoseconds between pages; above 1 TiB/s no machine moves pages.
 inline constexpr double kMinRateMiBPerS = 1;
 inline constexpr double kMaxRateMiBPerS = 1024 * 1024;
+inline constexpr const char* kRateLimitRule = "0 (unlimited) or from 1 to 1048576";
+// Config, CLI and API all hold a rate limit to this one rule; NaN fails it.
+constexpr bool rate_limit_in_range(double mib_per_s) {
+  return mib_per_s == 0 || (mib_per_s >= kMinRateMiBPerS && mib_per_s <= kMaxRateMiBPerS);
+}
 // The kernel's largest pid_max (PID_MAX_LIMIT on 64-bit).
 inline constexpr long long kMaxPid = 4 * 1024 * 1024;
 

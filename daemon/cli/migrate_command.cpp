@@ -95,7 +95,7 @@ Checked<ManualMigration> read_request(const MigrateOptions& options,
   request.dry_run = options.dry_run;
   request.rate_mib_per_s = options.rate.value_or(actuator.rate_limit_mib_per_s);
   if (!check_rate(*request.rate_mib_per_s)) {
-    return BadInput{"--rate must be 0 (unlimited) or from 1 to 1048576 MiB/s"};
+    return BadInput{std::string("--rate must be ") + kRateLimitRule + " MiB/s"};
   }
   if (!options.max_bytes.empty()) {
     auto budget = parse_budget(options.max_bytes);

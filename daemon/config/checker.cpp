@@ -47,8 +47,8 @@ bool Checker::check(const std::string& key, double value, Bound bound) {
       }
       break;
     case Bound::unlimited_if_zero:
-      if (value != 0 && !(value >= kMinRateMiBPerS && value <= kMaxRateMiBPerS)) {
-        fail(key, "must be 0 (unlimited) or from 1 to 1048576");
+      if (!rate_limit_in_range(value)) {
+        fail(key, std::string("must be ") + kRateLimitRule);
         return false;
       }
       break;

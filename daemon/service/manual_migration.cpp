@@ -16,7 +16,7 @@ Result<Bytes, ManualMigrationError> parse_budget(std::string_view text) {
 }
 
 Result<Ok, ManualMigrationError> check_rate(double mib_per_s) {
-  if (mib_per_s != 0 && !(mib_per_s >= kMinRateMiBPerS && mib_per_s <= kMaxRateMiBPerS)) {
+  if (!rate_limit_in_range(mib_per_s)) {
     return ManualMigrationError{MigrationProblem::rate_out_of_range, ""};
   }
   return Ok{};

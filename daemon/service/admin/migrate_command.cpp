@@ -81,7 +81,7 @@ ArgResult<std::optional<double>> read_rate(const json& args) {
     return std::optional<double>();
   }
   if (!rate->is_number() || !check_rate(rate->get<double>())) {
-    return ArgumentError{"\"rate\" must be 0 (unlimited) or from 1 to 1048576 MiB/s"};
+    return ArgumentError{std::string("\"rate\" must be ") + kRateLimitRule + " MiB/s"};
   }
   return std::optional<double>(rate->get<double>());
 }
@@ -119,7 +119,7 @@ ArgResult<ManualMigration> read_request(const json& args, const core::Snapshot* 
     // Checked as a long long first: get<int>() of 4294967297 would be pid 1.
     if (!args["pid"].is_number_integer() || args["pid"].get<long long>() <= 0 ||
         args["pid"].get<long long>() > kMaxPid) {
-      return ArgumentError{"\"pid\" must be a process id from 1 to 4194304"};
+      return ArgumentError{"\"pid\" must be a process id from 1 to " + std::to_string(kMaxPid)};
     }
     request.pid = args["pid"].get<int>();
   }
