@@ -109,17 +109,29 @@ Result<std::int64_t> scale(std::string_view text, std::string_view what, std::in
 
 }  // namespace
 
+Result<Bytes> checked_size(std::string_view text, Bytes bytes) {
+  if (bytes > kMaxSize) {
+    return make_error(
+        0, "invalid size \"" + std::string(text) + "\": too large; the largest is " + kMaxSizeText);
+  }
+  return bytes;
+}
+
 Result<Bytes> parse_size(std::string_view text) {
   auto number = split_number(text, "size");
   if (!number) {
     return number.error();
   }
   if (number->unit.empty()) {
-    return number->value;
+    return checked_size(text, number->value);
   }
   for (const Unit& unit : kSizeUnits) {
     if (number->unit == unit.name) {
-      return scale(text, "size", number->value, unit.factor);
+      auto bytes = scale(text, "size", number->value, unit.factor);
+      if (!bytes) {
+        return bytes.error();
+      }
+      return checked_size(text, *bytes);
     }
   }
   std::string prefix = "invalid size \"" + std::string(text) + "\": ";
@@ -150,6 +162,9 @@ Result<Duration> parse_duration(std::string_view text) {
       auto millis = scale(text, "duration", number->value, unit.factor);
       if (!millis) {
         return millis.error();
+      }
+      if (Duration(*millis) > kMaxDuration) {
+        return make_error(0, prefix + "too large; the longest is " + kMaxDurationText);
       }
       return Duration(*millis);
     }

@@ -18,9 +18,12 @@
 
 namespace nb {
 
+// Both refuse values beyond kMaxSize / kMaxDuration (base/units.hpp).
 // Errors name the text, e.g. `invalid size "12GB": ...`.
 Result<Bytes> parse_size(std::string_view text);
 Result<Duration> parse_duration(std::string_view text);
+// A size given as a plain integer of bytes (TOML, JSON), held to the same bound as parse_size.
+Result<Bytes> checked_size(std::string_view text, Bytes bytes);
 
 // The largest unit that divides the value exactly ("512MiB", "1536MiB"), else bytes ("1000B").
 std::string exact_size_text(Bytes bytes);

@@ -24,6 +24,14 @@ inline constexpr const char* kRateLimitRule = "0 (unlimited) or from 1 to 104857
 constexpr bool rate_limit_in_range(double mib_per_s) {
   return mib_per_s == 0 || (mib_per_s >= kMinRateMiBPerS && mib_per_s <= kMaxRateMiBPerS);
 }
+// Every duration an operator writes (config, CLI, API) is at most a year: a round's timer adds
+// one to a steady-clock time in nanoseconds, where "3000000h" overflowed into back-to-back rounds.
+inline constexpr Duration kMaxDuration = std::chrono::hours(24 * 366);
+inline constexpr const char* kMaxDurationText = "366 days (8784h)";
+// Every size is at most 1 PiB, far beyond any node's memory, so sums and products of sizes with
+// rates and counts stay inside 64 bits.
+inline constexpr Bytes kMaxSize = 1024 * 1024 * kGiB;
+inline constexpr const char* kMaxSizeText = "1 PiB (1024TiB)";
 // The kernel's largest pid_max (PID_MAX_LIMIT on 64-bit).
 inline constexpr long long kMaxPid = 4 * 1024 * 1024;
 

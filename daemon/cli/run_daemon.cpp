@@ -62,12 +62,13 @@ int run_daemon(const GlobalOptions& global) {
       return 1;
     }
     io.run();
-    job_left_running = daemon.job_running();
+    job_left_running = daemon.job_running() || daemon.scan_running();
     spdlog::info("numabalancerd stopped");
     config::shutdown_logging();
     if (job_left_running) {
-      // The job ignored its cancel flag past the grace period; state is saved, so leave without
-      // waiting for it (joining would hang the exit systemd is timing).
+      // The job ignored its cancel flag past the grace period, or a scan is still reading the
+      // host (a probe round, a provider file that blocks); state is saved, so leave without
+      // waiting for either (joining would hang the exit systemd is timing).
       std::_Exit(0);
     }
   }

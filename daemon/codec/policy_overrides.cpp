@@ -50,7 +50,11 @@ void read_value(const json& value, std::string_view path, Bytes& out) {
     reader::fail(path, "expected a size (bytes, or a string such as \"512MiB\"), got " +
                            std::string(reader::type_name(value)));
   }
-  out = reader::read_bytes(value, path);
+  const Bytes bytes = reader::read_bytes(value, path);
+  if (auto size = checked_size(value.dump(), bytes); !size.ok()) {
+    reader::fail(path, size.error().message());
+  }
+  out = bytes;
 }
 
 void read_value(const json& value, std::string_view path, Duration& out) {

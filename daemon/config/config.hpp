@@ -17,6 +17,9 @@ using namespace std::chrono_literals;
 
 struct DaemonConfig {
   Duration interval = 10s;
+  // A round whose host scan takes longer fails with this as its reason; longer than the probe's
+  // 30 s first round.
+  Duration scan_timeout = 60s;
   bool dry_run = false;
   std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
   std::string state_dir = "/var/lib/numabalancer";

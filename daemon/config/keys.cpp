@@ -21,6 +21,8 @@ KeyTable<DaemonConfig> daemon_keys() {
   using S = DaemonConfig;
   static const Key<S> keys[] = {
       {"interval", &S::interval, B::positive, "how often a round runs"},
+      {"scan_timeout", &S::scan_timeout, B::positive,
+       "a round whose reading of the host takes longer fails"},
       {"dry_run", &S::dry_run, B::none, "decide and report, but never migrate or evict"},
       {"log_level", &S::log_level, B::none, "the least severe message logged", kLogLevels},
       {"state_dir", &S::state_dir, B::absolute_path, "where the history of rounds is kept"},

@@ -336,7 +336,12 @@ void Section::wrong_type(std::string_view name, const toml::node& node, std::str
 
 std::optional<Bytes> Section::read_size(std::string_view name, const toml::node& node) {
   if (auto bytes = node.value_exact<std::int64_t>()) {
-    return *bytes;
+    auto size = checked_size(std::to_string(*bytes), *bytes);
+    if (!size) {
+      fail(name, size.error().message());
+      return std::nullopt;
+    }
+    return *size;
   }
   auto text = node.value_exact<std::string>();
   if (!text) {

@@ -1,5 +1,7 @@
 #include "daemon/service/config_reload.hpp"
 
+#include <spdlog/spdlog.h>
+
 namespace nb::service {
 
 config::Config merge_reloaded(const config::Config& current, config::Config next,
@@ -17,6 +19,24 @@ config::Config merge_reloaded(const config::Config& current, config::Config next
   next.admin.socket = current.admin.socket;
   next.daemon.lock_file = current.daemon.lock_file;
   return next;
+}
+
+std::optional<config::Config> read_reloaded(const std::filesystem::path& file,
+                                            const LoadConfigFunction& load,
+                                            const config::Config& current, ReloadOutcome& outcome) {
+  if (file.empty()) {
+    outcome.problems.push_back("the daemon was started without --config: nothing to reload");
+    return std::nullopt;
+  }
+  auto loaded = load(file);
+  if (!loaded.ok()) {
+    for (const auto& problem : loaded.problems) {
+      outcome.problems.push_back(problem.to_string());
+      spdlog::error("reload {}: {}", file.string(), problem.to_string());
+    }
+    return std::nullopt;
+  }
+  return merge_reloaded(current, std::move(loaded.config), outcome.restart_needed);
 }
 
 }  // namespace nb::service

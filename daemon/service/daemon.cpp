@@ -8,6 +8,7 @@
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
+#include "daemon/service/contained.hpp"
 #include "daemon/service/job_outcome.hpp"
 #include "daemon/service/round_effects.hpp"
 #include "daemon/service/round_history.hpp"
@@ -34,7 +35,8 @@ Daemon::Daemon(asio::io_context& io, config::Config config, DaemonOptions option
       timer_(io),
       stop_timer_(io),
       watchdog_timer_(io),
-      signals_(io) {
+      signals_(io),
+      scans_(io, seams_.scan) {
   state_.config = std::move(config);
   if (!seams_.clock) {
     seams_.clock = [] { return std::chrono::system_clock::now(); };
@@ -50,10 +52,6 @@ Daemon::~Daemon() {
   if (job_ && job_->thread.joinable()) {
     job_->cancel = true;
     job_->thread.join();
-  }
-  // A scan cannot be interrupted; it ends on its own and its posted result is never read.
-  if (scan_thread_.joinable()) {
-    scan_thread_.join();
   }
 }
 
@@ -85,12 +83,17 @@ Status Daemon::start() {
   arm_signals();
 
   next_round_ = std::chrono::steady_clock::now() + state_.config.daemon.interval;
-  // The first round reads the host right here, before the loop serves anyone: systemd hears
-  // READY only once there is a snapshot.
-  auto first_record = new_round("timer");
-  auto first_scan = seams_.scan(first_record.time);
-  auto first = finish_round(std::move(first_record), std::move(first_scan));
-  if (auto sent = options_.notifier.ready(status_line(first, state_.paused, state_.dry_run));
+  // systemd hears READY only once there is a snapshot, but the first scan (a probe's first
+  // round takes up to 30 s) runs off this thread like every other, so that SIGTERM meanwhile
+  // stops the daemon at once.
+  begin_round("timer");
+  while (state_.scanning && !state_.stopping && io_.run_one() > 0) {
+  }
+  if (state_.stopping) {
+    return Ok{};
+  }
+  if (auto sent =
+          options_.notifier.ready(status_line(*state_.last_round, state_.paused, state_.dry_run));
       !sent) {
     spdlog::warn("sd_notify: {}", sent.error().message());
   }
@@ -115,7 +118,15 @@ void Daemon::arm_timer() {
 }
 
 // Besides each round, the watchdog hears from the loop every half period, so that a long
-// interval does not look like a hang; a blocked loop thread stops both.
+// interval does not look like a hang. A blocked loop thread stops both, and so does a host scan
+// stuck past scan_timeout: rounds that fail at once behind it are not progress.
+void Daemon::ping_watchdog() {
+  auto scanning = scans_.running_for();
+  if (!scanning || *scanning <= state_.config.daemon.scan_timeout) {
+    log_unsent(options_.notifier.watchdog());
+  }
+}
+
 void Daemon::arm_watchdog() {
   auto period = options_.notifier.watchdog_interval();
   if (!period) {
@@ -126,7 +137,7 @@ void Daemon::arm_watchdog() {
     if (error || state_.stopping) {
       return;
     }
-    log_unsent(options_.notifier.watchdog());
+    ping_watchdog();
     arm_watchdog();
   });
 }
@@ -162,38 +173,38 @@ codec::RoundRecord Daemon::begin_round(std::string trigger) {
     return *state_.scanning;
   }
   state_.scanning = new_round(std::move(trigger));
-  scan_thread_ = std::thread([this, scan = seams_.scan, now = state_.scanning->time] {
-    auto scanned = std::make_shared<Result<host::HostScan>>(make_error(0, "the scan did not run"));
-    try {
-      *scanned = scan(now);
-    } catch (const std::exception& e) {
-      *scanned = make_error(0, std::string("the host scan threw: ") + e.what());
-    }
-    asio::post(io_, [this, scanned] { on_scan_done(scanned); });
-  });
+  scans_.start(state_.scanning->time, state_.config.daemon.scan_timeout,
+               [this](Result<host::HostScan> scanned) { on_scan_done(std::move(scanned)); });
   return *state_.scanning;
 }
 
-void Daemon::on_scan_done(std::shared_ptr<Result<host::HostScan>> scanned) {
+void Daemon::on_scan_done(Result<host::HostScan> scanned) {
   if (!state_.scanning) {
     return;
   }
-  scan_thread_.join();
   auto record = std::move(*state_.scanning);
   state_.scanning.reset();
   if (state_.stopping) {
     return;  // nothing starts once the daemon is stopping
   }
-  finish_round(std::move(record), std::move(*scanned));
+  const codec::RoundRecord started = record;
+  auto failure = run_contained("round", state_.counters,
+                               [&] { finish_round(std::move(record), std::move(scanned)); });
+  if (failure && find_round(state_.rounds, started.number) == nullptr) {
+    run_contained("round", state_.counters, [&] {
+      finish_round(started, make_error(0, "internal error: " + *failure), "the round failed");
+    });
+  }
 }
 
-codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::HostScan> scanned) {
+codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::HostScan> scanned,
+                                        std::string_view failed_while) {
   const TimePoint now = record.time;
   bool effects_measured = false;
   if (!scanned) {
     record.status = codec::RoundStatus::failed;
     record.outcome = codec::RoundOutcome::failed;
-    record.reason = "reading the host failed: " + scanned.error().message();
+    record.reason = std::string(failed_while) + ": " + scanned.error().message();
     state_.last_scan_error = record.reason;
     spdlog::error("round {}: {}", record.number, record.reason);
   } else {
@@ -237,7 +248,7 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
   }
   publish("round", std::move(event));
   log_unsent(options_.notifier.status(status_line(record, state_.paused, state_.dry_run)));
-  log_unsent(options_.notifier.watchdog());
+  ping_watchdog();
   textfile_.write(state_.config.export_.textfile, metrics_text(state_));
   return record;
 }
@@ -323,41 +334,45 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
   }
   job_->thread.join();
   auto job = std::move(job_);
-  codec::RoundRecord* record = find_round(state_.rounds, job->round_number);
+  run_contained("job_done", state_.counters, [&] { finish_job(*job, *result); });
+  if (state_.stopping) {
+    finish_stop();
+  }
+}
+
+void Daemon::finish_job(const RunningJob& job, JobResult& result) {
+  codec::RoundRecord* record = find_round(state_.rounds, job.round_number);
   codec::RoundRecord fallback;
   if (record == nullptr) {
     record = &fallback;
   }
 
-  for (auto& [request, outcome] : result->evictions) {
+  for (auto& [request, outcome] : result.evictions) {
     publish("eviction", record_eviction(request, outcome, state_.config.eviction.action, *record,
                                         state_.counters));
   }
-  record_job_result(*result, job->cancel, *record, state_.counters);
+  record_job_result(result, job.cancel, *record, state_.counters);
   record->job_finished = seams_.clock();
-  if (result->report) {
+  if (result.report) {
     codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
   }
   if (record != &fallback) {
     job_ended(state_.history, *record);
   }
-  spdlog::info("job {} finished: {}, {} bytes moved", job->id, codec::to_string(record->outcome),
+  spdlog::info("job {} finished: {}, {} bytes moved", job.id, codec::to_string(record->outcome),
                record->moved_bytes);
   if (state_.last_round && state_.last_round->number == record->number) {
     state_.last_round = *record;
   }
   save_state(state_, seams_.clock());
   audit_log_.append(state_.config.export_,
-                    codec::audit_job_entry(seams_.clock(), job->id, *record,
-                                           result->report ? &*result->report : nullptr));
+                    codec::audit_job_entry(seams_.clock(), job.id, *record,
+                                           result.report ? &*result.report : nullptr));
   textfile_.write(state_.config.export_.textfile, metrics_text(state_));
-  state_.last_job = finished_job_json(*job, seams_.clock(), *record);
+  state_.last_job = finished_job_json(job, seams_.clock(), *record);
   nlohmann::json event = codec::to_json(*record);
-  event["job"] = job->id;
+  event["job"] = job.id;
   publish("job_done", std::move(event));
-  if (state_.stopping) {
-    finish_stop();
-  }
 }
 
 void Daemon::request_stop() {
@@ -403,23 +418,23 @@ void Daemon::publish(std::string kind, nlohmann::json data) {
 
 ReloadOutcome Daemon::reload() {
   ReloadOutcome outcome;
-  if (options_.config_file.empty()) {
-    outcome.problems.push_back("the daemon was started without --config: nothing to reload");
+  auto failure = run_contained("reload", state_.counters, [&] { outcome = reload_config(); });
+  if (failure) {
+    outcome = ReloadOutcome{};
+    outcome.problems.push_back("reload failed: internal error: " + *failure);
+  }
+  return outcome;
+}
+
+ReloadOutcome Daemon::reload_config() {
+  ReloadOutcome outcome;
+  auto read = read_reloaded(options_.config_file, seams_.load_config, state_.config, outcome);
+  if (!read) {
     return outcome;
   }
-  auto loaded = seams_.load_config(options_.config_file);
-  if (!loaded.ok()) {
-    for (const auto& problem : loaded.problems) {
-      outcome.problems.push_back(problem.to_string());
-      spdlog::error("reload {}: {}", options_.config_file.string(), problem.to_string());
-    }
-    return outcome;
-  }
-  config::Config next =
-      merge_reloaded(state_.config, std::move(loaded.config), outcome.restart_needed);
-  if (next.daemon.dry_run != state_.config.daemon.dry_run) {
-    state_.dry_run = next.daemon.dry_run;
-  }
+  config::Config next = std::move(*read);
+  state_.dry_run =
+      next.daemon.dry_run != state_.config.daemon.dry_run ? next.daemon.dry_run : state_.dry_run;
   if (next.daemon.log_level != state_.config.daemon.log_level) {
     spdlog::set_level(spdlog::level::from_str(next.daemon.log_level));
   }

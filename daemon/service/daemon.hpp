@@ -35,6 +35,7 @@
 #include "daemon/service/export/textfile_export.hpp"
 #include "daemon/service/instance_lock.hpp"
 #include "daemon/service/running_job.hpp"
+#include "daemon/service/scan_runner.hpp"
 #include "daemon/service/sd_notify.hpp"
 
 namespace nb::service {
@@ -47,7 +48,7 @@ struct DaemonSeams {
   std::function<core::Decision(const core::Snapshot&, const core::PolicyConfig&,
                                const core::History&, TimePoint now)>
       decide;
-  std::function<config::ConfigLoad(const std::filesystem::path&)> load_config;
+  LoadConfigFunction load_config;
   // After a reload was accepted: rebuild whatever depends on the config (the host scanner).
   std::function<void(const config::Config&)> reconfigure;
   std::function<std::filesystem::path(std::string_view container_id)> container_dir;
@@ -81,6 +82,8 @@ class Daemon final : private DaemonView {
   void request_stop();
 
   bool job_running() const { return job_ != nullptr; }
+  // A thread is reading the host, one that overran scan_timeout included.
+  bool scan_running() const { return scans_.running_for().has_value(); }
   const CommandTable& commands() const { return commands_; }
 
  private:
@@ -108,14 +111,20 @@ class Daemon final : private DaemonView {
   // A round reads the host on a worker thread and posts the snapshot back; deciding and acting
   // happen here, on the loop thread. One round at a time: asking while one reads joins it.
   codec::RoundRecord new_round(std::string trigger);
-  void on_scan_done(std::shared_ptr<Result<host::HostScan>> scanned);
-  codec::RoundRecord finish_round(codec::RoundRecord record, Result<host::HostScan> scanned);
+  void on_scan_done(Result<host::HostScan> scanned);
+  // A round whose scan failed, or (via on_scan_done) whose finishing threw, is a failed round:
+  // its reason starts with `failed_while`.
+  codec::RoundRecord finish_round(codec::RoundRecord record, Result<host::HostScan> scanned,
+                                  std::string_view failed_while = "reading the host failed");
   void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
   void start_job(std::unique_ptr<RunningJob> job, std::vector<actuator::MigrationTarget> targets,
                  actuator::JobOptions options, std::vector<eviction::EvictionRequest> evictions);
   void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
   void on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result);
+  void finish_job(const RunningJob& job, JobResult& result);
+  ReloadOutcome reload_config();
   void finish_stop();
+  void ping_watchdog();
   void publish(std::string kind, nlohmann::json data);
 
   asio::io_context& io_;
@@ -133,7 +142,7 @@ class Daemon final : private DaemonView {
   DaemonState state_;
   std::uint64_t next_round_number_ = 1;
   std::uint64_t next_job_id_ = 1;
-  std::thread scan_thread_;
+  ScanRunner scans_;
   std::unique_ptr<RunningJob> job_;
   TextfileExport textfile_;
   AuditLog audit_log_;

@@ -23,14 +23,15 @@ TEST_P(ParseSizeAccepts, GivesTheBytes) {
   EXPECT_EQ(*parsed, GetParam().bytes);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Units, ParseSizeAccepts,
-    ::testing::Values(SizeCase{"512MiB", 512 * kMiB}, SizeCase{"12GiB", 12 * kGiB},
-                      SizeCase{"64KiB", 64 * kKiB}, SizeCase{"1TiB", 1024 * kGiB},
-                      SizeCase{"4096B", 4096}, SizeCase{"4096", 4096}, SizeCase{"0", 0},
-                      SizeCase{"0MiB", 0}, SizeCase{"1536MiB", 1536 * kMiB},
-                      SizeCase{"9223372036854775807", std::numeric_limits<Bytes>::max()},
-                      SizeCase{"8388607TiB", Bytes{8388607} * 1024 * kGiB}));
+INSTANTIATE_TEST_SUITE_P(Units, ParseSizeAccepts,
+                         ::testing::Values(SizeCase{"512MiB", 512 * kMiB},
+                                           SizeCase{"12GiB", 12 * kGiB},
+                                           SizeCase{"64KiB", 64 * kKiB},
+                                           SizeCase{"1TiB", 1024 * kGiB}, SizeCase{"4096B", 4096},
+                                           SizeCase{"4096", 4096}, SizeCase{"0", 0},
+                                           SizeCase{"0MiB", 0}, SizeCase{"1536MiB", 1536 * kMiB},
+                                           SizeCase{"1125899906842624", kMaxSize},
+                                           SizeCase{"1024TiB", Bytes{1024} * 1024 * kGiB}));
 
 struct ErrorCase {
   std::string text;
@@ -56,6 +57,15 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{" 5MiB", R"(invalid size " 5MiB": expected a whole number followed by a unit)"},
         ErrorCase{"1.5GiB", R"(invalid size "1.5GiB": must be a whole number; use a smaller unit)"},
         ErrorCase{"8388608TiB", R"(invalid size "8388608TiB": too large)"},
+        ErrorCase{"1025TiB",
+                  R"(invalid size "1025TiB": too large; the largest is 1 PiB (1024TiB))"},
+        ErrorCase{"8388607TiB",
+                  R"(invalid size "8388607TiB": too large; the largest is 1 PiB (1024TiB))"},
+        ErrorCase{"1125899906842625",
+                  R"(invalid size "1125899906842625": too large; the largest is 1 PiB (1024TiB))"},
+        ErrorCase{
+            "9223372036854775807",
+            R"(invalid size "9223372036854775807": too large; the largest is 1 PiB (1024TiB))"},
         ErrorCase{"9223372036854775808", R"(invalid size "9223372036854775808": too large)"},
         ErrorCase{"12XB",
                   R"(invalid size "12XB": unknown unit "XB"; expected B, KiB, MiB, GiB or TiB)"},
@@ -104,7 +114,8 @@ INSTANTIATE_TEST_SUITE_P(Units, ParseDurationAccepts,
                          ::testing::Values(DurationCase{"500ms", 500ms}, DurationCase{"30s", 30s},
                                            DurationCase{"15m", 15min}, DurationCase{"1h", 1h},
                                            DurationCase{"0s", 0s}, DurationCase{"90s", 90s},
-                                           DurationCase{"1500ms", 1500ms}));
+                                           DurationCase{"1500ms", 1500ms},
+                                           DurationCase{"8784h", kMaxDuration}));
 
 class ParseDurationRejects : public ::testing::TestWithParam<ErrorCase> {};
 
@@ -125,6 +136,10 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"30sec",
                   R"(invalid duration "30sec": unknown unit "sec"; expected ms, s, m or h)"},
         ErrorCase{"10us", R"(invalid duration "10us": unknown unit "us"; expected ms, s, m or h)"},
+        ErrorCase{"8785h",
+                  R"(invalid duration "8785h": too large; the longest is 366 days (8784h))"},
+        ErrorCase{"3000000h",
+                  R"(invalid duration "3000000h": too large; the longest is 366 days (8784h))"},
         ErrorCase{"1d", R"(invalid duration "1d": unknown unit "d"; expected ms, s, m or h)"},
         ErrorCase{"1h30m",
                   R"(invalid duration "1h30m": unknown unit "h30m"; expected ms, s, m or h)"},

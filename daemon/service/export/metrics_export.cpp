@@ -224,6 +224,12 @@ void write_counters(Writer& w, const DaemonCounters& c) {
     w.sample("numabalancer_round_effects_total", fmt::format("result=\"{}\"", escape(result)),
              static_cast<double>(count));
   }
+  w.family("numabalancer_internal_errors_total", "counter",
+           "Exceptions the daemon caught and survived, by what it was doing.");
+  for (const auto& [during, count] : c.internal_errors) {
+    w.sample("numabalancer_internal_errors_total", fmt::format("during=\"{}\"", escape(during)),
+             static_cast<double>(count));
+  }
   w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
               c.job_duration);
   w.histogram("numabalancer_move_call_duration_seconds",

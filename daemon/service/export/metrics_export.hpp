@@ -45,6 +45,9 @@ struct DaemonCounters {
   // Measured round effects by result; every result starts at zero, as pages_failed does.
   std::map<std::string, std::uint64_t> effects{
       {"improved", 0}, {"not_improved", 0}, {"unknown", 0}};
+  // Exceptions the loop thread caught (see contained.hpp), by what it was doing.
+  std::map<std::string, std::uint64_t> internal_errors{
+      {"round", 0}, {"job_done", 0}, {"reload", 0}};
   Histogram job_duration{{0.1, 0.5, 1, 5, 10, 30, 60, 300}};
   // The longest move_pages call of each process a job touched (the report keeps no other).
   Histogram move_call_duration{{0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1}};

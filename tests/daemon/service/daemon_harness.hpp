@@ -9,7 +9,9 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
+#include <utility>
 
 #include "core/decide.hpp"
 #include "daemon/service/daemon.hpp"
@@ -57,6 +59,11 @@ class DaemonHarness {
     bool scan_fails = false;
     bool scan_throws = false;
     bool hold_scans = false;  // scan() waits for release_scans()
+    // Faults on the loop thread: decide() throws; the next clock() read throws (once); the config
+    // loader throws.
+    bool decide_throws = false;
+    bool clock_throws_once = false;
+    bool load_config_throws = false;
     bool scan_entered = false;
     int scan_calls = 0;
   };
@@ -120,10 +127,23 @@ class DaemonHarness {
       std::lock_guard lock(fakes_.mutex);
       fakes_.history_sizes.push_back(history.size());
       fakes_.last_history = history;
+      if (fakes_.decide_throws) {
+        throw std::out_of_range("map::at");
+      }
       return fakes_.real_policy ? core::decide(snapshot, policy, history, now) : fakes_.decision;
     };
-    seams.load_config = [](const std::filesystem::path& path) {
+    seams.load_config = [this](const std::filesystem::path& path) {
+      if (std::lock_guard lock(fakes_.mutex); fakes_.load_config_throws) {
+        throw std::bad_alloc();
+      }
       return config::load_config_file(path, service::extension_names());
+    };
+    seams.clock = [this] {
+      std::lock_guard lock(fakes_.mutex);
+      if (std::exchange(fakes_.clock_throws_once, false)) {
+        throw std::system_error(EINVAL, std::generic_category(), "clock_gettime");
+      }
+      return std::chrono::system_clock::now();
     };
     seams.container_dir = [this](std::string_view id) { return tree_.path("cg") / id; };
     seams.migrate = [this](const std::vector<actuator::MigrationTarget>& targets,
