@@ -74,8 +74,8 @@ Status Daemon::start() {
   if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
     return removed.error();
   }
-  server_ = std::make_unique<AdminServer>(
-      io_, commands_, admin_server_options(state_.config.admin, options_.proc_root));
+  server_ =
+      std::make_unique<AdminServer>(io_, commands_, admin_server_options(state_.config.admin));
   if (auto started = server_->start(); !started) {
     return started.error();
   }

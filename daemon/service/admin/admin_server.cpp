@@ -14,8 +14,7 @@
 
 namespace nb::service {
 
-AdminServerOptions admin_server_options(const config::AdminConfig& config,
-                                        const std::filesystem::path& proc_root) {
+AdminServerOptions admin_server_options(const config::AdminConfig& config) {
   AdminServerOptions options;
   options.socket_path = config.socket;
   options.socket_mode = config.socket_mode;
@@ -23,7 +22,6 @@ AdminServerOptions admin_server_options(const config::AdminConfig& config,
   options.max_clients = config.max_clients;
   options.max_request_bytes = static_cast<std::size_t>(config.max_request_bytes);
   options.idle_timeout = config.idle_timeout;
-  options.proc_root = proc_root;
   return options;
 }
 
@@ -214,8 +212,10 @@ void AdminServer::accept_next() {
     }
     if (!error) {
       bool admin = false;
-      if (auto peer = peer_credentials(socket.native_handle(), shared->options.proc_root)) {
+      if (auto peer = peer_credentials(socket.native_handle())) {
         admin = may_mutate(peer.value(), shared->admin_gid);
+      } else {
+        spdlog::warn("admin: {}; the client may only read", peer.error().message());
       }
       auto connection = std::make_shared<Connection>(std::move(socket), shared, admin);
       if (static_cast<int>(shared->connections.size()) >= shared->options.max_clients) {

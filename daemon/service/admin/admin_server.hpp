@@ -27,13 +27,11 @@ struct AdminServerOptions {
   int max_clients = 64;
   std::size_t max_request_bytes = 64 * 1024;
   Duration idle_timeout = std::chrono::seconds(60);
-  std::filesystem::path proc_root = "/proc";
   std::size_t max_queued_bytes = 8 * 1024 * 1024;
 };
 
-// The socket's settings from [admin]; the peer checks read /proc under `proc_root`.
-AdminServerOptions admin_server_options(const config::AdminConfig& config,
-                                        const std::filesystem::path& proc_root);
+// The socket's settings from [admin].
+AdminServerOptions admin_server_options(const config::AdminConfig& config);
 
 class AdminServer {
  public:
