@@ -426,9 +426,7 @@ ReloadOutcome Daemon::reload() {
   bool interval_changed = next.daemon.interval != state_.config.daemon.interval;
   state_.config = std::move(next);
   if (server_) {
-    server_->set_limits(state_.config.admin.max_clients,
-                        static_cast<std::size_t>(state_.config.admin.max_request_bytes),
-                        state_.config.admin.idle_timeout, state_.config.admin.admin_group);
+    server_->set_limits(state_.config.admin);
   }
   if (seams_.reconfigure) {
     seams_.reconfigure(state_.config);
