@@ -1,5 +1,6 @@
 #include "daemon/service/admin/admin_server.hpp"
 
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -177,6 +178,8 @@ Status AdminServer::start() {
   asio::error_code error;
   acceptor_.open(asio::local::stream_protocol(), error);
   if (!error) {
+    // Asio opens its sockets without close-on-exec; no child of the daemon may hold them.
+    ::fcntl(acceptor_.native_handle(), F_SETFD, FD_CLOEXEC);
     acceptor_.bind(asio::local::stream_protocol::endpoint(path.string()), error);
   }
   if (error) {
@@ -213,6 +216,7 @@ void AdminServer::accept_next() {
       return;
     }
     if (!error) {
+      ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
       bool admin = false;
       if (auto peer = peer_credentials(socket.native_handle(), shared->options.proc_root)) {
         admin = may_mutate(peer.value(), shared->admin_gid);
