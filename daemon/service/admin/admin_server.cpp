@@ -39,12 +39,13 @@ struct AdminServer::Shared {
 class AdminServer::Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(asio::local::stream_protocol::socket socket, std::shared_ptr<Shared> shared,
-             bool caller_is_admin)
+             bool caller_is_admin, bool caller_is_root)
       : socket_(std::move(socket)),
         timer_(socket_.get_executor()),
         shared_(std::move(shared)),
         framer_(shared_->options.max_request_bytes),
-        caller_is_admin_(caller_is_admin) {}
+        caller_is_admin_(caller_is_admin),
+        caller_is_root_(caller_is_root) {}
 
   void start() {
     arm_idle_timer();
@@ -108,7 +109,7 @@ class AdminServer::Connection : public std::enable_shared_from_this<Connection> 
                                            " bytes")));
       return;
     }
-    CommandContext context{caller_is_admin_, false};
+    CommandContext context{caller_is_admin_, false, caller_is_root_};
     auto response = shared_->table.handle_line(frame.line, context);
     send(wire::to_line(response));
     if (context.start_watching && response.ok()) {
@@ -150,6 +151,7 @@ class AdminServer::Connection : public std::enable_shared_from_this<Connection> 
   std::shared_ptr<Shared> shared_;
   LineFramer framer_;
   bool caller_is_admin_;
+  bool caller_is_root_;
   bool watching_ = false;
   bool closed_ = false;
   std::array<char, 8192> buffer_{};
@@ -218,10 +220,12 @@ void AdminServer::accept_next() {
     if (!error) {
       ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
       bool admin = false;
+      bool root = false;
       if (auto peer = peer_credentials(socket.native_handle(), shared->options.proc_root)) {
         admin = may_mutate(peer.value(), shared->admin_gid);
+        root = peer->uid == 0;
       }
-      auto connection = std::make_shared<Connection>(std::move(socket), shared, admin);
+      auto connection = std::make_shared<Connection>(std::move(socket), shared, admin, root);
       if (static_cast<int>(shared->connections.size()) >= shared->options.max_clients) {
         shared->connections.insert(connection);
         connection->send(
