@@ -241,6 +241,18 @@ TEST_F(DaemonCommandsTest, StatusBeforeAnyScanHasNoBaselines) {
   EXPECT_EQ(status.result["baselines"], json::array());
 }
 
+TEST_F(DaemonCommandsTest, ConfigHidesTheExecArgumentsFromReadOnlyPeers) {
+  daemon.state_.config.eviction.exec = {"/usr/local/bin/evict", "--token", "s3cret"};
+  auto admin = run("config", json::object(), {true, false, false});
+  ASSERT_TRUE(admin.ok());
+  EXPECT_EQ(admin.result["eviction"]["exec"], json({"/usr/local/bin/evict", "--token", "s3cret"}));
+  auto reader = run("config", json::object(), {false, false, false});
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ(reader.result["eviction"]["exec"], json({"<hidden: admin only>"}));
+  EXPECT_EQ(reader.result.dump().find("s3cret"), std::string::npos);
+  EXPECT_EQ(reader.result["eviction"]["timeout"], admin.result["eviction"]["timeout"]);
+}
+
 // Adding a command: a free function over the DaemonView (in the topic's file, declared in
 // daemon_commands.hpp) and one row in daemon_commands.cpp's table. This one shows the shape.
 CommandOutcome uptime_example(DaemonView& daemon, const json&, CommandContext&) {
