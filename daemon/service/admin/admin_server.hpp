@@ -16,6 +16,7 @@
 #include "base/units.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/admin/command_table.hpp"
+#include "daemon/service/socket_activation.hpp"
 #include "daemon/wire/protocol.hpp"
 
 namespace nb::service {
@@ -29,6 +30,8 @@ struct AdminServerOptions {
   Duration idle_timeout = std::chrono::seconds(60);
   std::filesystem::path proc_root = "/proc";
   std::size_t max_queued_bytes = 8 * 1024 * 1024;
+  // systemd's socket (numabalancerd.socket): served as it is, its file left to systemd.
+  std::optional<ActivatedSocket> activated;
 };
 
 // The socket's settings from [admin]; the peer checks read /proc under `proc_root`.
@@ -42,9 +45,10 @@ class AdminServer {
   AdminServer(const AdminServer&) = delete;
   AdminServer& operator=(const AdminServer&) = delete;
 
-  // Binds and listens; the path must be free (see remove_stale_socket).
+  // Adopts the activated socket, or binds and listens; the path must be free (see
+  // remove_stale_socket).
   Status start();
-  // Stops accepting, closes every connection and removes the socket file.
+  // Stops accepting, closes every connection and removes the socket file it bound.
   void stop();
 
   // Sends an event line to every connection that ran `watch`.
@@ -66,6 +70,7 @@ class AdminServer {
   asio::io_context& io_;
   asio::local::stream_protocol::acceptor acceptor_;
   std::shared_ptr<Shared> shared_;
+  bool owns_socket_file_ = false;
 };
 
 }  // namespace nb::service
