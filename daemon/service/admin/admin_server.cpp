@@ -2,13 +2,13 @@
 
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
 
 #include "daemon/service/admin/admin_connection.hpp"
 #include "daemon/service/admin/close_on_exec.hpp"
+#include "daemon/service/admin/listen_socket.hpp"
 #include "daemon/service/admin/peer_credentials.hpp"
 
 namespace nb::service {
@@ -40,38 +40,20 @@ AdminServer::~AdminServer() {
 }
 
 Status AdminServer::start() {
-  const auto& path = shared_->options.socket_path;
-  std::error_code ignored;
-  if (path.has_parent_path()) {
-    std::filesystem::create_directories(path.parent_path(), ignored);
+  const auto& options = shared_->options;
+  auto socket = open_listen_socket(ListenSocketSpec{options.socket_path, options.socket_mode,
+                                                    shared_->admin_gid, options.admin_group,
+                                                    options.activated});
+  if (!socket) {
+    return socket.error();
   }
   asio::error_code error;
-  acceptor_.open(asio::local::stream_protocol(), error);
-  if (!error) {
-    acceptor_.bind(asio::local::stream_protocol::endpoint(path.string()), error);
-  }
+  acceptor_.assign(asio::local::stream_protocol(), socket->fd, error);
   if (error) {
-    asio::error_code closing;
-    acceptor_.close(closing);
-    return make_error(error.value(), "bind admin socket " + path.string());
+    ::close(socket->fd);
+    return make_error(error.value(), "adopt admin socket " + options.socket_path.string());
   }
-  // chmod after bind: the umask must not decide who may connect.
-  if (::chmod(path.c_str(), shared_->options.socket_mode) != 0) {
-    spdlog::warn("admin: chmod {}: {}", path.string(), std::strerror(errno));
-  }
-  if (shared_->admin_gid) {
-    if (::chown(path.c_str(), static_cast<uid_t>(-1), *shared_->admin_gid) != 0) {
-      spdlog::warn("admin: chgrp {} to {}: {}", path.string(), shared_->options.admin_group,
-                   std::strerror(errno));
-    }
-  } else if (!shared_->options.admin_group.empty()) {
-    spdlog::warn("admin: group \"{}\" does not exist; only root may change the daemon's state",
-                 shared_->options.admin_group);
-  }
-  acceptor_.listen(asio::socket_base::max_listen_connections, error);
-  if (error) {
-    return make_error(error.value(), "listen on admin socket " + path.string());
-  }
+  owns_socket_file_ = socket->owns_file;
   shared_->stopped = false;
   accept_next();
   return Ok{};
@@ -157,7 +139,7 @@ void AdminServer::stop() {
   for (const auto& connection : connections) {
     connection->close();
   }
-  if (was_open) {
+  if (was_open && owns_socket_file_) {
     std::error_code removed;
     std::filesystem::remove(shared_->options.socket_path, removed);
   }

@@ -18,6 +18,7 @@
 #include "base/units.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/admin/command_table.hpp"
+#include "daemon/service/socket_activation.hpp"
 #include "daemon/wire/protocol.hpp"
 
 namespace nb::service {
@@ -34,6 +35,8 @@ struct AdminServerOptions {
   Duration idle_timeout = std::chrono::seconds(60);
   std::size_t max_queued_bytes = 8 * 1024 * 1024;         // per connection
   std::size_t max_total_queued_bytes = 64 * 1024 * 1024;  // across connections
+  // systemd's socket (numabalancerd.socket): served as it is, its file left to systemd.
+  std::optional<ActivatedSocket> activated;
 };
 
 // The socket's settings from [admin].
@@ -49,9 +52,10 @@ class AdminServer {
   AdminServer(const AdminServer&) = delete;
   AdminServer& operator=(const AdminServer&) = delete;
 
-  // Binds and listens; the path must be free (see remove_stale_socket).
+  // Adopts the activated socket, or binds and listens; the path must be free (see
+  // remove_stale_socket).
   Status start();
-  // Stops accepting, closes every connection and removes the socket file.
+  // Stops accepting, closes every connection and removes the socket file it bound.
   void stop();
 
   // Sends an event line to every connection that ran `watch`.
@@ -73,6 +77,7 @@ class AdminServer {
   asio::local::stream_protocol::acceptor acceptor_;
   asio::steady_timer accept_retry_;
   std::shared_ptr<AdminShared> shared_;
+  bool owns_socket_file_ = false;
 };
 
 }  // namespace nb::service
