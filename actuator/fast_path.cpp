@@ -35,12 +35,16 @@ bool PageMover::move_whole_process(const TargetPlan& plan, ProcessMove& process,
   if (!pick || pick->allowance < footprint) {
     return false;
   }
-  if (!pacer_.wait_for_tokens(footprint)) {
+  if (!pacer_.wait_for_tokens(footprint) || !process.confirm(report)) {
     return true;
   }
   auto before = syscalls_.now();
   SyscallResult result = syscalls_.migrate_pages(process.pid, source, pick->node);
   ledger_.record_call(syscalls_.now() - before, report);
+  // Nothing proves the call moved this process's pages rather than another's: none count.
+  if (!process.confirm(report)) {
+    return true;
+  }
   if (!result.ok()) {
     if (process_exited(proc_root_, process.pid, result.error)) {
       report.vanished = true;
@@ -55,9 +59,12 @@ bool PageMover::move_whole_process(const TargetPlan& plan, ProcessMove& process,
     return false;  // the walk may still manage page by page
   }
   auto after = read_process_vmas(proc_root_, process.pid);
-  if (!after.ok()) {
-    // The process exited right after the move: what left the source is what the call moved.
-    report.vanished = after.error().vanished();
+  if (!after.ok() || !process.confirm(report)) {
+    // The process exited (or the maps read are no longer its own) right after the move, which
+    // its pidfd proved was on it: what left the source is what the call moved.
+    if (!after.ok()) {
+      report.vanished = after.error().vanished();
+    }
     report.bytes_on_source = footprint;
     credit_moved(pick->node, footprint, footprint / kBasePageBytes, report);
     report.fast_path = true;

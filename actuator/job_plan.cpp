@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include "actuator/process_list.hpp"
 
@@ -30,6 +31,24 @@ std::vector<int> target_pids(const MigrationTarget& target, JobPlan& plan) {
   return std::move(*listed);
 }
 
+// A process pinned, then its VMAs read.
+Result<ProcessPlan> plan_process(int pid, const std::optional<CgroupName>& cgroup,
+                                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root) {
+  auto pinned = PinnedProcess::pin(syscalls, proc_root, pid, cgroup);
+  if (!pinned) {
+    return pinned.error();
+  }
+  auto vmas = read_process_vmas(proc_root, pid);
+  if (!vmas) {
+    return vmas.error();
+  }
+  // The maps just read are another process's if the pid no longer names the pinned one.
+  if (!pinned->still_same()) {
+    return make_error(ESRCH, "process " + std::to_string(pid) + " changed while being read");
+  }
+  return ProcessPlan{pid, std::move(*vmas), std::move(*pinned)};
+}
+
 }  // namespace
 
 Bytes JobPlan::on_source() const {
@@ -41,28 +60,41 @@ Bytes JobPlan::on_source() const {
 }
 
 JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node,
-                 const std::filesystem::path& proc_root) {
+                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root) {
   JobPlan plan;
   std::set<int> seen;
   for (const auto& target : targets) {
     TargetPlan target_plan;
     target_plan.target = &target;
     target_plan.cap = target.max_bytes.value_or(kUnlimitedBudget);
-    for (int pid : target_pids(target, plan)) {
+    auto pids = target_pids(target, plan);
+    // A cgroup's processes are checked against it; a single process is the operator's pick,
+    // whatever its cgroup.
+    std::optional<CgroupName> cgroup;
+    if (!target.pid && !pids.empty()) {
+      auto name = cgroup_name(target.cgroup_dir);
+      if (!name) {
+        plan.errors.push_back(plan_error(name.error(), target, std::nullopt));
+        pids.clear();
+      } else {
+        cgroup = std::move(*name);
+      }
+    }
+    for (int pid : pids) {
       if (!seen.insert(pid).second) {
         continue;  // a process listed by two targets moves with the first
       }
-      auto vmas = read_process_vmas(proc_root, pid);
-      if (!vmas.ok()) {
-        if (vmas.error().vanished()) {
+      auto process = plan_process(pid, cgroup, syscalls, proc_root);
+      if (!process) {
+        if (process.error().vanished()) {
           plan.vanished_pids.push_back(pid);
         } else {
-          plan.errors.push_back(plan_error(vmas.error(), target, pid));
+          plan.errors.push_back(plan_error(process.error(), target, pid));
         }
         continue;
       }
-      target_plan.on_source += bytes_on_node(*vmas, source_node);
-      target_plan.processes.push_back({pid, std::move(*vmas)});
+      target_plan.on_source += bytes_on_node(process->vmas, source_node);
+      target_plan.processes.push_back(std::move(*process));
     }
     plan.targets.push_back(std::move(target_plan));
   }

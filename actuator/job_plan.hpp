@@ -1,20 +1,24 @@
 #pragma once
 // A job's plan, read once when it starts: each target's processes and their VMAs, and how much
-// of them sits on the source node. A process listed by two targets belongs to the first; one
-// that exits before its VMAs are read is counted as vanished, not as an error.
+// of them sits on the source node. A process listed by two targets belongs to the first. Each
+// process is pinned (a pidfd, its start time, its cgroup) when its pid is read; one that exits or
+// leaves its target's cgroup before its VMAs are read is counted as vanished, not as an error.
 
 #include <filesystem>
 #include <vector>
 
 #include "actuator/job_options.hpp"
+#include "actuator/memory_syscalls.hpp"
 #include "actuator/migration_report.hpp"
 #include "actuator/numa_maps.hpp"
+#include "actuator/pinned_process.hpp"
 
 namespace nb::actuator {
 
 struct ProcessPlan {
   int pid = 0;
   std::vector<Vma> vmas;
+  PinnedProcess pinned;  // what the job checks before and after every call on pid
 };
 
 struct TargetPlan {
@@ -38,7 +42,7 @@ struct JobPlan {
 
 // `targets` must outlive the plan, which points into it.
 JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node,
-                 const std::filesystem::path& proc_root);
+                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root);
 
 // Every target's destinations, each once, in the order they first appear.
 std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets);

@@ -10,6 +10,8 @@
 #include <limits>
 #include <thread>
 
+#include "actuator/pidfd.hpp"
+
 namespace nb::actuator {
 namespace {
 
@@ -347,6 +349,18 @@ Result<NodeMemory> LinuxMemorySyscalls::node_memory(NodeId node) {
     return make_error(ENODEV, "node " + std::to_string(node) + " has no memory");
   }
   return NodeMemory{total, free_bytes};
+}
+
+Result<int> LinuxMemorySyscalls::open_pidfd(int pid) {
+  return actuator::open_pidfd(pid);
+}
+
+bool LinuxMemorySyscalls::pidfd_exited(int pidfd) {
+  return actuator::pidfd_exited(pidfd);
+}
+
+void LinuxMemorySyscalls::close_pidfd(int pidfd) {
+  ::close(pidfd);
 }
 
 Clock::time_point LinuxMemorySyscalls::now() {

@@ -30,6 +30,9 @@ class LinuxMemorySyscalls final : public MemorySyscalls {
   Result<std::vector<ResidentRange>> resident_ranges(int pid, std::uintptr_t start,
                                                      std::uintptr_t end) override;
   Result<NodeMemory> node_memory(NodeId node) override;
+  Result<int> open_pidfd(int pid) override;
+  bool pidfd_exited(int pidfd) override;
+  void close_pidfd(int pidfd) override;
   Clock::time_point now() override;
   void sleep_for(Clock::duration duration) override;
 

@@ -66,6 +66,13 @@ class MemorySyscalls {
   // ENODEV for a node that does not exist or has no memory.
   virtual Result<NodeMemory> node_memory(NodeId node) = 0;
 
+  // pidfd_open(2): a handle on the process `pid` names now; ESRCH when there is none. The job
+  // holds one per process so that it notices the process exit before its pid can name another.
+  virtual Result<int> open_pidfd(int pid) = 0;
+  // Whether the process behind the pidfd has exited (it polls readable).
+  virtual bool pidfd_exited(int pidfd) = 0;
+  virtual void close_pidfd(int pidfd) = 0;
+
   virtual Clock::time_point now() = 0;
   virtual void sleep_for(Clock::duration duration) = 0;
 };

@@ -36,8 +36,8 @@ class Job {
   MigrationReport run();
 
  private:
-  void migrate_target(const TargetPlan& plan, ContainerReport& container);
-  void migrate_process(const TargetPlan& plan, const ProcessPlan& process, ProcessReport& report);
+  void migrate_target(TargetPlan& plan, ContainerReport& container);
+  void migrate_process(const TargetPlan& plan, ProcessPlan& process, ProcessReport& report);
   void report_progress();
 
   const std::vector<MigrationTarget>& targets_;
@@ -63,7 +63,7 @@ MigrationReport Job::run() {
   report.budget = options_.budget;
   report.threshold = options_.threshold;
 
-  JobPlan plan = plan_job(targets_, options_.source_node, proc_root_);
+  JobPlan plan = plan_job(targets_, options_.source_node, syscalls_, proc_root_);
   report.errors = std::move(plan.errors);
   report.vanished_pids = std::move(plan.vanished_pids);
   report.goal = std::min(options_.budget, plan.on_source());
@@ -72,7 +72,7 @@ MigrationReport Job::run() {
   if (report.goal <= 0) {
     pacer_.stop(StopReason::nothing_to_move);
   }
-  for (const auto& target_plan : plan.targets) {
+  for (auto& target_plan : plan.targets) {
     ContainerReport container;
     container.id = target_plan.target->container_id;
     container.cgroup_dir = target_plan.target->cgroup_dir;
@@ -101,10 +101,10 @@ MigrationReport Job::run() {
   return std::move(report);
 }
 
-void Job::migrate_target(const TargetPlan& plan, ContainerReport& container) {
+void Job::migrate_target(TargetPlan& plan, ContainerReport& container) {
   auto started = syscalls_.now();
   ledger_.start_target(plan.target->container_id);
-  for (const auto& process : plan.processes) {
+  for (auto& process : plan.processes) {
     if (pacer_.should_stop() || ledger_.remaining(plan.cap) <= 0) {
       break;
     }
@@ -116,15 +116,16 @@ void Job::migrate_target(const TargetPlan& plan, ContainerReport& container) {
   container.elapsed = syscalls_.now() - started;
 }
 
-void Job::migrate_process(const TargetPlan& plan, const ProcessPlan& process,
-                          ProcessReport& report) {
+void Job::migrate_process(const TargetPlan& plan, ProcessPlan& process, ProcessReport& report) {
   auto started = syscalls_.now();
-  process_.start(process.pid);
+  process_.start(process.pinned);
   ledger_.start_process(process.pid);
   std::vector<Vma> vmas = process.vmas;
   auto drain = [&] { return mover_.move_pending(plan, process_, report, false); };
 
-  if (!mover_.move_whole_process(plan, process_, vmas, report) && !process_.done) {
+  // The pid may name another process, or the process another cgroup, since the plan read it.
+  if (process_.confirm(report) && !mover_.move_whole_process(plan, process_, vmas, report) &&
+      !process_.done) {
     for (const auto& vma : vmas) {
       if (vma.pages_on(options_.source_node) <= 0 || vma.end <= vma.start) {
         continue;
@@ -137,6 +138,7 @@ void Job::migrate_process(const TargetPlan& plan, const ProcessPlan& process,
       mover_.move_pending(plan, process_, report, true);
     }
   }
+  process.pinned.release();
   if (report.vanished) {
     ledger_.report().vanished_pids.push_back(process.pid);
   }

@@ -90,6 +90,9 @@ bool PageMover::move_batch(const TargetPlan& plan, ProcessMove& process, Process
     process.pending.clear();
     return false;
   }
+  if (!process.confirm(report)) {
+    return false;
+  }
   auto batch = process.pending.front(size->count);
   auto& addresses = batch_.addresses;
   addresses.clear();
@@ -103,6 +106,10 @@ bool PageMover::move_batch(const TargetPlan& plan, ProcessMove& process, Process
   if (result.ok() && result.rc > 0) {
     confirm_moved(process.pid, addresses, batch_.status, report);
   }
+  // Nothing proves the call moved this process's pages rather than another's: none count.
+  if (!process.confirm(report)) {
+    return false;
+  }
 
   std::vector<PageEntry> busy;
   std::vector<PageEntry> retry;
@@ -112,6 +119,10 @@ bool PageMover::move_batch(const TargetPlan& plan, ProcessMove& process, Process
     return false;
   }
   retry_busy(busy, dest, plan, process, report);
+  if (process.done) {
+    process.pending.clear();
+    return false;
+  }
   // Untouched entries and pages refused for lack of memory get one more chance elsewhere.
   for (auto it = retry.rbegin(); it != retry.rend(); ++it) {
     process.pending.push_front(*it);
@@ -280,6 +291,9 @@ void PageMover::retry_busy(std::vector<PageEntry>& busy, NodeId dest, const Targ
   auto before = syscalls_.now();
   SyscallResult queried = syscalls_.move_pages(process.pid, addresses, {}, status, false);
   ledger_.record_call(syscalls_.now() - before, report);
+  if (!process.confirm(report)) {
+    return;
+  }
   if (!queried.ok()) {
     report.outcomes.busy += static_cast<std::int64_t>(busy.size());
     return;
@@ -308,6 +322,9 @@ void PageMover::retry_busy(std::vector<PageEntry>& busy, NodeId dest, const Targ
   SyscallResult moved = timed_move(process.pid, addresses, nodes, status, report, base_pages);
   if (moved.ok() && moved.rc > 0) {
     confirm_moved(process.pid, addresses, status, report);
+  }
+  if (!process.confirm(report)) {
+    return;
   }
   if (!moved.ok() && process_exited(proc_root_, process.pid, moved.error)) {
     report.vanished = true;

@@ -78,7 +78,14 @@ bool VmaWalk::run() {
     if (span < (std::uintptr_t{1} << 62)) {
       span *= 2;
     }
+    if (!process_.confirm(report_)) {
+      return false;
+    }
     auto resident = syscalls_.resident_ranges(process_.pid, window, window_end);
+    // A page map read while the pid named another process says nothing about this one.
+    if (!process_.confirm(report_)) {
+      return false;
+    }
     std::vector<ResidentRange> ranges;
     if (resident.ok()) {
       ranges = std::move(*resident);
@@ -150,10 +157,16 @@ VmaWalk::Step VmaWalk::settle_and_check() {
 bool VmaWalk::settle() {
   visited_ = 0;
   if (!addresses_.empty()) {
+    if (!process_.confirm(report_)) {
+      return false;
+    }
     status_.assign(addresses_.size(), kUntouched);
     auto before = syscalls_.now();
     SyscallResult result = syscalls_.move_pages(process_.pid, addresses_, {}, status_, false);
     ledger_.record_call(syscalls_.now() - before, report_);
+    if (!process_.confirm(report_)) {
+      return false;
+    }
     if (!result.ok()) {
       if (process_exited(proc_root_, process_.pid, result.error)) {
         report_.vanished = true;

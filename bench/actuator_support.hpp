@@ -149,6 +149,9 @@ class RecordingSyscalls final : public actuator::MemorySyscalls {
     return real.resident_ranges(pid, start, end);
   }
   Result<actuator::NodeMemory> node_memory(NodeId node) override { return real.node_memory(node); }
+  Result<int> open_pidfd(int pid) override { return real.open_pidfd(pid); }
+  bool pidfd_exited(int pidfd) override { return real.pidfd_exited(pidfd); }
+  void close_pidfd(int pidfd) override { real.close_pidfd(pidfd); }
   actuator::Clock::time_point now() override { return real.now(); }
   void sleep_for(actuator::Clock::duration duration) override { real.sleep_for(duration); }
 

@@ -1,9 +1,10 @@
 # The service around the binaries: the systemd unit and the configuration.
 set(NB_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING
-    "Where the systemd unit goes (relative paths are under the install prefix)")
+    "Where the systemd units go (relative paths are under the install prefix)")
 set(NB_CONFIG_DIR "/etc/numabalancer" CACHE PATH "Where numabalancerd reads config.toml")
 
-install(FILES systemd/numabalancerd.service DESTINATION ${NB_SYSTEMD_UNIT_DIR})
+install(FILES systemd/numabalancerd.service systemd/numabalancerd.socket
+        DESTINATION ${NB_SYSTEMD_UNIT_DIR})
 
 set(NB_EXAMPLE_CONFIG ${PROJECT_SOURCE_DIR}/config.toml.example)
 if(EXISTS ${NB_EXAMPLE_CONFIG})

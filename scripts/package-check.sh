@@ -16,6 +16,9 @@ package=numabalancer
 group=numabalancer
 conffile=/etc/numabalancer/config.toml
 unit=/usr/lib/systemd/system/numabalancerd.service
+socket_unit=/usr/lib/systemd/system/numabalancerd.socket
+# systemd-analyze security's rating of the installed service, at most (issue #18).
+max_exposure=2.5
 
 step() { echo "== package-check: $*"; }
 fail() {
@@ -65,7 +68,7 @@ for library in libnuma1 libcgroup libspdlog libfmt libstdc++6 libc6 adduser; do
 done
 contents=$(dpkg-deb -c "$deb")
 for path in ./usr/sbin/numabalancerd ./usr/sbin/numabalancerctl \
-  ./usr/lib/systemd/system/numabalancerd.service \
+  ./usr/lib/systemd/system/numabalancerd.service ./usr/lib/systemd/system/numabalancerd.socket \
   ./usr/share/man/man8/numabalancerd.8.gz ./usr/share/man/man8/numabalancerctl.8.gz \
   ./usr/share/man/man5/numabalancer.toml.5.gz \
   ./usr/share/bash-completion/completions/numabalancerctl ./etc/numabalancer/config.toml; do
@@ -85,15 +88,35 @@ step "installed binaries"
 [[ $(/usr/sbin/numabalancerd --check-config "$conffile") == OK ]] ||
   fail "the installed $conffile does not pass --check-config"
 
-step "systemd-analyze verify $unit"
+step "systemd-analyze verify $unit $socket_unit"
 [[ -f $unit ]] || fail "$unit is not installed"
+[[ -f $socket_unit ]] || fail "$socket_unit is not installed"
 exec_start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$unit")
 [[ -x $exec_start ]] || fail "the unit's ExecStart $exec_start is not an installed program"
 grep -q -- "--config $conffile" "$unit" || fail "the unit does not read $conffile"
-verify=$(systemd-analyze verify "$unit" 2>&1) || fail "systemd-analyze verify: $verify"
+verify=$(systemd-analyze verify "$unit" "$socket_unit" 2>&1) || fail "systemd-analyze verify: $verify"
 if [[ -n $verify ]]; then
   fail "systemd-analyze verify warned: $verify"
 fi
+
+step "the socket unit listens where the installed config points numabalancerctl"
+listen=$(sed -n 's/^ListenStream=//p' "$socket_unit")
+configured=$(sed -n 's/^socket = "\(.*\)"$/\1/p' "$conffile")
+echo "ListenStream=$listen, [admin] socket = $configured"
+[[ -n $listen && $listen == "$configured" ]] ||
+  fail "$socket_unit listens on '$listen' but $conffile has [admin] socket '$configured'"
+socket_group=$(sed -n 's/^SocketGroup=//p' "$socket_unit")
+[[ $socket_group == "$group" ]] || fail "SocketGroup=$socket_group is not the $group group"
+
+step "systemd-analyze security --offline=true $unit (at most $max_exposure)"
+# --offline reads the unit file alone, so this needs no running systemd (PID 1 here is not).
+security=$(systemd-analyze security --offline=true --no-pager "$unit" 2>&1) ||
+  fail "systemd-analyze security: $security"
+exposure=$(sed -n 's/^.*Overall exposure level for [^:]*: \([0-9.]*\).*$/\1/p' <<<"$security")
+echo "exposure $exposure"
+[[ -n $exposure ]] || fail "no overall exposure in: $security"
+awk -v got="$exposure" -v max="$max_exposure" 'BEGIN { exit !(got <= max) }' ||
+  fail "exposure $exposure is above $max_exposure: $security"
 
 step "group, conffile, man pages, completion"
 getent group "$group" || fail "postinst did not create the $group group"
@@ -113,6 +136,7 @@ step "dpkg -r keeps the configuration"
 dpkg -r "$package" || fail "dpkg -r $package"
 [[ ! -e /usr/sbin/numabalancerd ]] || fail "dpkg -r left /usr/sbin/numabalancerd"
 [[ ! -e $unit ]] || fail "dpkg -r left $unit"
+[[ ! -e $socket_unit ]] || fail "dpkg -r left $socket_unit"
 [[ -f $conffile ]] || fail "dpkg -r removed $conffile"
 dpkg-query -W -f='${db:Status-Abbrev}' "$package" | grep -q '^rc' ||
   fail "after dpkg -r the package should be config-files only"

@@ -1,7 +1,8 @@
 // `numabalancerd migrate`: moves one cgroup's (or one process's) memory off a node now, with
 // the same engine the daemon uses, and prints what happened. Exit 0 when the threshold was met,
-// 1 when the move was partial, 2 for bad input (unknown node, missing cgroup or process,
-// nothing to move).
+// 1 when the move was partial, 2 for bad input (unknown node, missing cgroup or process, a cgroup
+// outside the memory cgroup root, a target outside the configured pools for a user other than
+// root, nothing to move).
 
 #include <unistd.h>
 
@@ -23,17 +24,20 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/service/extension_names.hpp"
 #include "daemon/service/manual_migration.hpp"
+#include "daemon/service/manual_migration_scope.hpp"
 
 namespace nb::cli {
 namespace {
 
 using service::check_process;
+using service::check_process_scope;
 using service::check_rate;
 using service::job_options_for;
 using service::job_options_from;
 using service::ManualMigration;
 using service::MigrationProblem;
 using service::parse_budget;
+using service::resolve_cgroup_in_scope;
 using service::target_of;
 
 constexpr int kThresholdMet = 0;
@@ -70,10 +74,15 @@ struct BadInput {
 template <typename T>
 using Checked = Result<T, BadInput>;
 
-// [actuator] from --config, or the built-in defaults without one.
-Checked<config::ActuatorConfig> actuator_config(const GlobalOptions& global) {
+// What --config sets for a manual move; without one, the built-in [actuator] and no pools.
+struct Settings {
+  config::ActuatorConfig actuator;
+  std::vector<config::PoolConfig> pools;
+};
+
+Checked<Settings> load_settings(const GlobalOptions& global) {
   if (global.config_path.empty()) {
-    return config::ActuatorConfig{};
+    return Settings{};
   }
   config::ConfigLoad load =
       config::load_config_file(global.config_path, service::extension_names());
@@ -84,7 +93,7 @@ Checked<config::ActuatorConfig> actuator_config(const GlobalOptions& global) {
     }
     return BadInput{message};
   }
-  return load.config.actuator;
+  return Settings{load.config.actuator, load.config.pools};
 }
 
 Checked<ManualMigration> read_request(const MigrateOptions& options,
@@ -126,40 +135,35 @@ Checked<Ok> check_nodes(actuator::MemorySyscalls& syscalls, const ManualMigratio
   return Ok{};
 }
 
-// A relative cgroup is read under the memory cgroup root.
-Checked<std::filesystem::path> resolve_cgroup(const std::string& text) {
-  std::filesystem::path path(text);
-  if (!path.is_absolute()) {
-    auto layout = host::detect_cgroup_layout("/");
-    if (!layout.ok()) {
-      return BadInput{"cannot find the cgroup hierarchy: " + layout.error().message()};
-    }
-    path = layout->container_dir(text);
-  }
-  std::error_code error;
-  if (!std::filesystem::is_directory(path, error)) {
-    return BadInput{"cgroup not found: " + path.string()};
-  }
-  return path;
-}
-
 struct Subject {
   actuator::MigrationTarget target;
   std::string name;  // "process 42", "cgroup /sys/fs/cgroup/x"
 };
 
-Checked<Subject> resolve_subject(const ManualMigration& request) {
+// The cgroup stays beneath the memory controller's root; a target outside the configured pools
+// is the root user's alone, as over the admin socket.
+Checked<Subject> resolve_subject(const ManualMigration& request,
+                                 const std::vector<config::PoolConfig>& pools) {
+  bool caller_is_root = ::getuid() == 0;
   if (request.pid) {
     if (!check_process(*request.pid, "/proc")) {
       return BadInput{"no such process: " + std::to_string(*request.pid)};
     }
+    if (auto scope = check_process_scope(*request.pid, pools, "/proc", caller_is_root); !scope) {
+      return BadInput{scope.error().detail};
+    }
     return Subject{target_of(request, {}), "process " + std::to_string(*request.pid)};
   }
-  auto dir = resolve_cgroup(*request.cgroup);
-  if (!dir) {
-    return dir.error();
+  auto layout = host::detect_cgroup_layout("/");
+  if (!layout.ok()) {
+    return BadInput{"cannot find the cgroup hierarchy: " + layout.error().message()};
   }
-  return Subject{target_of(request, *dir), "cgroup " + dir->string()};
+  auto cgroup =
+      resolve_cgroup_in_scope(layout->memory_root, *request.cgroup, pools, caller_is_root);
+  if (!cgroup) {
+    return BadInput{cgroup.error().detail};
+  }
+  return Subject{target_of(request, cgroup->dir), "cgroup " + cgroup->dir.string()};
 }
 
 // Runs the job in the foreground; Ctrl-C cancels it at its next batch.
@@ -179,12 +183,12 @@ actuator::MigrationReport run_job(const actuator::MigrationTarget& target,
 }
 
 int run_migrate(const MigrateOptions& options, const GlobalOptions& global) {
-  auto actuator = actuator_config(global);
-  if (!actuator) {
-    std::cerr << actuator.error().message;
+  auto settings = load_settings(global);
+  if (!settings) {
+    std::cerr << settings.error().message;
     return kBadInput;
   }
-  auto request = read_request(options, *actuator);
+  auto request = read_request(options, settings->actuator);
   if (!request) {
     return fail(request.error().message);
   }
@@ -192,11 +196,11 @@ int run_migrate(const MigrateOptions& options, const GlobalOptions& global) {
   if (auto nodes = check_nodes(syscalls, *request); !nodes) {
     return fail(nodes.error().message);
   }
-  auto subject = resolve_subject(*request);
+  auto subject = resolve_subject(*request, settings->pools);
   if (!subject) {
     return fail(subject.error().message);
   }
-  auto job = job_options_for(*request, job_options_from(*actuator));
+  auto job = job_options_for(*request, job_options_from(settings->actuator));
   auto report =
       run_job(subject->target, job, syscalls, !options.json && ::isatty(STDERR_FILENO) == 1);
   if (report.stop_reason == actuator::StopReason::nothing_to_move) {
@@ -222,7 +226,8 @@ void add_migrate_command(CLI::App& app, const GlobalOptions& global, int& exit_c
       "migrate", "Move a cgroup's or a process's memory off a NUMA node now, within a budget");
   auto* cgroup = command->add_option(
       "--cgroup", options->cgroup,
-      "Cgroup directory: absolute, or relative to the memory cgroup root (with descendants)");
+      "Cgroup directory beneath the memory cgroup root: absolute, or relative to that root "
+      "(with descendants); no '..', no symbolic links");
   auto* pid = command->add_option("--pid", options->pid, "A single process");
   cgroup->excludes(pid);
   pid->excludes(cgroup);

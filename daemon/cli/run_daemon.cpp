@@ -51,6 +51,13 @@ int run_daemon(const GlobalOptions& global) {
     options.config_file = std::filesystem::absolute(global.config_path);
   }
   options.notifier = service::SystemdNotifier::from_environment();
+  auto activated = service::take_activated_socket();
+  if (!activated) {
+    spdlog::critical("socket activation: {}", activated.error().message());
+    config::shutdown_logging();
+    return 1;
+  }
+  options.activated_socket = std::move(activated.value());
 
   asio::io_context io;
   bool job_left_running = false;

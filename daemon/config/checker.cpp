@@ -75,6 +75,10 @@ bool Checker::check(const std::string& key, int value, Bound bound) {
     fail(key, "must be at least 1");
     return false;
   }
+  if (bound == Bound::one_to_1024 && (value < 1 || value > 1024)) {
+    fail(key, "must be from 1 to 1024");
+    return false;
+  }
   return true;
 }
 

@@ -33,6 +33,7 @@ struct AdminConfig {
   unsigned socket_mode = 0660;  // written in TOML as the string "0660"
   std::string admin_group = "numabalancer";
   int max_clients = 64;
+  int max_watchers = 16;
   Bytes max_request_bytes = 64 * kKiB;
   Duration idle_timeout = 60s;
 

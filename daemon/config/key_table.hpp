@@ -29,6 +29,7 @@ enum class Bound {
   at_least_one,            // "must be at least 1"
   open_fraction,           // "must be in (0, 1)" (a quantile)
   kib_to_mib,              // "must be from 1KiB to 1MiB" (a request line)
+  one_to_1024,             // "must be from 1 to 1024" (connections of one kind)
   unlimited_if_zero,       // a rate: "must be 0 (unlimited) or from 1 to 1048576"
   file_mode,               // "must be at most \"0777\""
   absolute_path,           // "must be an absolute path"

@@ -38,6 +38,7 @@ KeyTable<AdminConfig> admin_keys() {
       {"socket_mode", &S::socket_mode, B::file_mode, "permissions of the socket file"},
       {"admin_group", &S::admin_group, B::none, "group allowed to run mutating commands"},
       {"max_clients", &S::max_clients, B::at_least_one, "connections served at once"},
+      {"max_watchers", &S::max_watchers, B::one_to_1024, "connections streaming events"},
       {"max_request_bytes", &S::max_request_bytes, B::kib_to_mib, "longest request line"},
       {"idle_timeout", &S::idle_timeout, B::positive, "an idle connection is closed after this"},
   };

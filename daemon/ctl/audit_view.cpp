@@ -79,6 +79,9 @@ std::string format_audit_entries(const json& result) {
   if (auto skipped = result.value("skipped_lines", 0LL); skipped > 0) {
     out += fmt::format("({} unreadable lines skipped: torn by a crash or not an entry)\n", skipped);
   }
+  if (result.value("truncated", false)) {
+    out += "(the daemon stopped at its read cap; older entries were not read: narrow --since)\n";
+  }
   return out;
 }
 

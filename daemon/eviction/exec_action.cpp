@@ -19,10 +19,11 @@ class ExecAction : public EvictionAction {
     if (argv_.empty()) {
       return make_error(EINVAL, "[eviction] exec is empty");
     }
+    // Nothing of the daemon's environment (NOTIFY_SOCKET, credentials of its unit) but PATH.
     auto ran = run_command(argv_,
-                           {"NUMABALANCER_CGROUP=" + request.cgroup_dir.string(),
-                            "NUMABALANCER_NODE=" + std::to_string(request.node),
-                            "NUMABALANCER_REASON=" + request.reason},
+                           child_environment({"NUMABALANCER_CGROUP=" + request.cgroup_dir.string(),
+                                              "NUMABALANCER_NODE=" + std::to_string(request.node),
+                                              "NUMABALANCER_REASON=" + request.reason}),
                            timeout_);
     if (!ran) {
       return ran.error();

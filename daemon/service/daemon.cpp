@@ -69,11 +69,15 @@ Status Daemon::start() {
   next_round_number_ = loaded.next_round_number;
   state_.baselines.restore(loaded.baselines);
 
-  if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
-    return removed.error();
+  // An activated socket's file is systemd's and live: only a socket of our own can be stale.
+  if (!options_.activated_socket) {
+    if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
+      return removed.error();
+    }
   }
-  server_ = std::make_unique<AdminServer>(
-      io_, commands_, admin_server_options(state_.config.admin, options_.proc_root));
+  auto server_options = admin_server_options(state_.config.admin);
+  server_options.activated = options_.activated_socket;
+  server_ = std::make_unique<AdminServer>(io_, commands_, std::move(server_options));
   if (auto started = server_->start(); !started) {
     return started.error();
   }
@@ -441,9 +445,7 @@ ReloadOutcome Daemon::reload_config() {
   bool interval_changed = next.daemon.interval != state_.config.daemon.interval;
   state_.config = std::move(next);
   if (server_) {
-    server_->set_limits(state_.config.admin.max_clients,
-                        static_cast<std::size_t>(state_.config.admin.max_request_bytes),
-                        state_.config.admin.idle_timeout, state_.config.admin.admin_group);
+    server_->set_limits(state_.config.admin);
   }
   if (seams_.reconfigure) {
     seams_.reconfigure(state_.config);

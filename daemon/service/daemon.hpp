@@ -37,6 +37,7 @@
 #include "daemon/service/running_job.hpp"
 #include "daemon/service/scan_runner.hpp"
 #include "daemon/service/sd_notify.hpp"
+#include "daemon/service/socket_activation.hpp"
 
 namespace nb::service {
 
@@ -63,6 +64,8 @@ struct DaemonSeams {
 struct DaemonOptions {
   std::filesystem::path config_file;  // what reload reads; empty: reload is refused
   SystemdNotifier notifier{""};
+  // The admin socket from numabalancerd.socket; none: the daemon binds [admin] socket itself.
+  std::optional<ActivatedSocket> activated_socket;
   std::filesystem::path proc_root = "/proc";
   // How long a stop waits for a running job to honour its cancel flag.
   Duration stop_grace = std::chrono::milliseconds(4000);

@@ -52,14 +52,14 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
     result["rounds"] = std::move(list);
     return result;
   }
-  auto read = wire::read_audit_log(config.audit_log, *since);
+  auto read = wire::read_audit_log_tail(config.audit_log, *since, limit, kHistoryReadBytes);
   if (!read) {
     return command_failed("reading the audit log: " + read.error().message());
   }
-  json entries = newest(read->entries, limit, [](json& entry) { return std::move(entry); });
   result["audit_log"] = config.audit_log;
-  result["entries"] = std::move(entries);
+  result["entries"] = std::move(read->entries);
   result["skipped_lines"] = read->skipped_lines;
+  result["truncated"] = read->truncated;
   return result;
 }
 

@@ -33,6 +33,8 @@ enum class MigrationProblem {
   rate_out_of_range,    // not 0 (unlimited) nor within [kMinRateMiBPerS, kMaxRateMiBPerS]
   pid_out_of_range,     // not within [1, kMaxPid]
   no_such_process,
+  cgroup_refused,  // not beneath the memory cgroup root, or no such cgroup; the detail says which
+  outside_pools,   // in no configured pool, and the caller is not root; the detail names the rule
 };
 
 struct ManualMigrationError {

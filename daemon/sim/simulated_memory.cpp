@@ -18,6 +18,16 @@ Result<std::vector<actuator::ResidentRange>> SimulatedMemory::resident_ranges(in
   return make_error(ENOSYS, "the simulated host has no processes");
 }
 
+Result<int> SimulatedMemory::open_pidfd(int) {
+  return make_error(ENOSYS, "the simulated host has no processes");
+}
+
+bool SimulatedMemory::pidfd_exited(int) {
+  return true;
+}
+
+void SimulatedMemory::close_pidfd(int) {}
+
 Result<actuator::NodeMemory> SimulatedMemory::node_memory(NodeId node) {
   const std::size_t index = host_.index_of(node);
   if (index == host_.node_count()) {

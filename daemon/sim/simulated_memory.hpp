@@ -19,6 +19,9 @@ class SimulatedMemory final : public actuator::MemorySyscalls {
   Result<std::vector<actuator::ResidentRange>> resident_ranges(int pid, std::uintptr_t start,
                                                                std::uintptr_t end) override;
   Result<actuator::NodeMemory> node_memory(NodeId node) override;
+  Result<int> open_pidfd(int pid) override;
+  bool pidfd_exited(int pidfd) override;
+  void close_pidfd(int pidfd) override;
   actuator::Clock::time_point now() override { return {}; }
   void sleep_for(actuator::Clock::duration) override {}
 

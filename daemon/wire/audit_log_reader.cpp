@@ -1,11 +1,13 @@
 #include "daemon/wire/audit_log_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <string>
 
 #include "base/parse_units.hpp"
 #include "base/time.hpp"
+#include "daemon/wire/reverse_lines.hpp"
 
 namespace nb::wire {
 
@@ -69,7 +71,66 @@ Status read_file(const std::filesystem::path& file, std::optional<TimePoint> sin
   return Ok{};
 }
 
+// How a backwards read of one file ended.
+enum class TailEnd { start_of_file, done };
+
+Result<TailEnd> read_backwards(const std::filesystem::path& file, std::optional<TimePoint> since,
+                               std::size_t max_entries, std::size_t& budget, AuditTail& out) {
+  auto lines = ReverseLines::open(file, budget);
+  if (!lines) {
+    return lines.error();
+  }
+  while (out.entries.size() < max_entries) {
+    auto line = lines->previous();
+    if (!line) {
+      return line.error();
+    }
+    if (!line->has_value()) {
+      budget -= lines->bytes_read();
+      out.truncated = lines->capped();
+      return lines->capped() ? TailEnd::done : TailEnd::start_of_file;
+    }
+    const std::string& text = **line;
+    if (text.empty()) {
+      continue;
+    }
+    auto time = line_time(text);
+    if (!time) {
+      ++out.skipped_lines;
+      continue;
+    }
+    if (since && *time < *since) {
+      return TailEnd::done;
+    }
+    json entry = json::parse(text, nullptr, false);
+    if (entry.is_discarded() || !entry.is_object() || !entry.contains("kind")) {
+      ++out.skipped_lines;
+      continue;
+    }
+    out.entries.push_back(std::move(entry));
+  }
+  return TailEnd::done;
+}
+
 }  // namespace
+
+Result<AuditTail> read_audit_log_tail(const std::filesystem::path& file,
+                                      std::optional<TimePoint> since, std::size_t max_entries,
+                                      std::size_t max_bytes) {
+  AuditTail out;
+  std::size_t budget = max_bytes;
+  for (const auto& part : {file, rotated_audit_log(file)}) {
+    auto end = read_backwards(part, since, max_entries, budget, out);
+    if (!end) {
+      return end.error();
+    }
+    if (*end == TailEnd::done) {
+      break;
+    }
+  }
+  std::reverse(out.entries.begin(), out.entries.end());
+  return out;
+}
 
 std::filesystem::path rotated_audit_log(const std::filesystem::path& file) {
   auto rotated = file;

@@ -28,6 +28,19 @@ struct AuditEntries {
 Result<AuditEntries> read_audit_log(const std::filesystem::path& file,
                                     std::optional<TimePoint> since);
 
+struct AuditTail {
+  std::vector<nlohmann::json> entries;  // oldest first
+  std::size_t skipped_lines = 0;        // among the lines read
+  bool truncated = false;               // the byte cap ended the read before `since` or the start
+};
+
+// The newest entries since `since`, read backwards from the end of FILE then FILE.1: stops at
+// `max_entries`, at the first line older than `since` (the log is written in time order), or
+// after `max_bytes` read, so that its cost does not grow with the log.
+Result<AuditTail> read_audit_log_tail(const std::filesystem::path& file,
+                                      std::optional<TimePoint> since, std::size_t max_entries,
+                                      std::size_t max_bytes);
+
 // `--since`: a duration back from `now` ("90s", "15m", "2h") or an RFC 3339 time.
 Result<TimePoint> parse_since(std::string_view text, TimePoint now);
 

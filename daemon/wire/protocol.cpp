@@ -9,7 +9,7 @@ namespace nb::wire {
 
 namespace {
 
-constexpr std::array<std::pair<ErrorCode, std::string_view>, 7> kErrorNames{{
+constexpr std::array<std::pair<ErrorCode, std::string_view>, 8> kErrorNames{{
     {ErrorCode::bad_request, "bad_request"},
     {ErrorCode::too_large, "too_large"},
     {ErrorCode::unknown_command, "unknown_command"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<ErrorCode, std::string_view>, 7> kErrorNames{{
     {ErrorCode::busy, "busy"},
     {ErrorCode::failed, "failed"},
     {ErrorCode::unavailable, "unavailable"},
+    {ErrorCode::reply_too_large, "reply_too_large"},
 }};
 
 }  // namespace

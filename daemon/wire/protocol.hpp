@@ -22,7 +22,8 @@ enum class ErrorCode {
   forbidden,
   busy,
   failed,
-  unavailable
+  unavailable,
+  reply_too_large  // the reply would not fit the connection's output cap
 };
 
 std::string_view to_string(ErrorCode code);

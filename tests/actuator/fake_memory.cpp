@@ -47,6 +47,23 @@ void FakeMemory::make_zombie(int pid) {
   sync_proc_files();
 }
 
+void FakeMemory::set_start_time(int pid, std::uint64_t start_time) {
+  processes_[pid].start_time = start_time;
+  sync_proc_files();
+}
+
+void FakeMemory::set_cgroup(int pid, std::string lines) {
+  processes_[pid].cgroup = std::move(lines);
+  sync_proc_files();
+}
+
+void FakeMemory::reuse_pid(int pid) {
+  auto& process = processes_[pid];
+  ++process.generation;
+  process.start_time += 1000;
+  sync_proc_files();
+}
+
 Bytes FakeMemory::bytes_on(int pid, NodeId node) const {
   Bytes total = 0;
   for (const auto& [address, page] : processes_.at(pid).pages) {
@@ -64,9 +81,12 @@ void FakeMemory::sync_proc_files() {
     }
     std::ostringstream maps;
     std::ostringstream numa_maps;
-    tree_.make_file(
-        "proc/" + std::to_string(pid) + "/stat",
-        std::to_string(pid) + " (fake worker) " + (process.zombie ? "Z" : "S") + " 1 1 1 0 -1\n");
+    // state ppid pgrp session tty_nr tpgid flags, twelve counters, then field 22: start time.
+    tree_.make_file("proc/" + std::to_string(pid) + "/stat",
+                    std::to_string(pid) + " (fake worker) " + (process.zombie ? "Z" : "S") +
+                        " 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 " +
+                        std::to_string(process.start_time) + " 0 0\n");
+    tree_.make_file("proc/" + std::to_string(pid) + "/cgroup", process.cgroup);
     if (process.zombie) {
       tree_.make_file("proc/" + std::to_string(pid) + "/maps", "");
       tree_.make_file("proc/" + std::to_string(pid) + "/numa_maps", "");
@@ -136,6 +156,7 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
                                      std::span<const int> nodes, std::span<int> status,
                                      bool move_all) {
   bool query = nodes.empty();
+  touched_pids.push_back(pid);
   calls.push_back(
       {pid, query, {pages.begin(), pages.end()}, {nodes.begin(), nodes.end()}, move_all});
   clock_ += cost_per_call;
@@ -151,6 +172,9 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
       std::uintptr_t head = 0;
       FakePage* page = find_page(process->second, pages[i], &head);
       status[i] = page == nullptr ? -ENOENT : page->node;
+    }
+    if (after_call) {
+      after_call(pid);
     }
     return {0, 0};
   }
@@ -199,14 +223,17 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
     }
   }
   sync_proc_files();
-  if (exit_after_moves >= 0 && move_calls >= exit_after_moves) {
+  if (move_calls == exit_after_moves) {
     exit_process(pid);
   }
-  if (zombie_after_moves >= 0 && move_calls >= zombie_after_moves) {
+  if (move_calls == zombie_after_moves) {
     make_zombie(pid);
   }
   if (cancel_after_moves && move_calls >= *cancel_after_moves && cancel_flag != nullptr) {
     cancel_flag->store(true);
+  }
+  if (after_call) {
+    after_call(pid);
   }
   if (failure) {
     return {-1, failure->error};
@@ -216,6 +243,7 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
 
 SyscallResult FakeMemory::migrate_pages(int pid, NodeId from, NodeId to) {
   ++migrate_calls;
+  touched_pids.push_back(pid);
   clock_ += cost_per_call;
   auto process = processes_.find(pid);
   if (process == processes_.end() || process->second.exited) {
@@ -231,11 +259,15 @@ SyscallResult FakeMemory::migrate_pages(int pid, NodeId from, NodeId to) {
     }
   }
   sync_proc_files();
+  if (after_call) {
+    after_call(pid);
+  }
   return {left, 0};
 }
 
 Result<std::vector<ResidentRange>> FakeMemory::resident_ranges(int pid, std::uintptr_t start,
                                                                std::uintptr_t end) {
+  touched_pids.push_back(pid);
   auto process = processes_.find(pid);
   if (process == processes_.end() || process->second.exited) {
     return make_error(ENOENT, "pagemap");
@@ -269,6 +301,34 @@ Result<NodeMemory> FakeMemory::node_memory(NodeId node) {
     return make_error(ENODEV, "node " + std::to_string(node));
   }
   return it->second;
+}
+
+Result<int> FakeMemory::open_pidfd(int pid) {
+  if (pidfd_failure) {
+    return make_error(*pidfd_failure, "pidfd_open");
+  }
+  auto process = processes_.find(pid);
+  if (process == processes_.end() || process->second.exited) {
+    return make_error(ESRCH, "pidfd_open");
+  }
+  pidfds_[next_pidfd_] = {pid, process->second.generation};
+  return next_pidfd_++;
+}
+
+bool FakeMemory::pidfd_exited(int pidfd) {
+  auto fd = pidfds_.find(pidfd);
+  if (fd == pidfds_.end()) {
+    return true;
+  }
+  auto process = processes_.find(fd->second.first);
+  return process == processes_.end() || process->second.exited || process->second.zombie ||
+         process->second.generation != fd->second.second;
+}
+
+void FakeMemory::close_pidfd(int pidfd) {
+  if (pidfds_.erase(pidfd) == 0) {
+    ++bad_pidfd_closes;
+  }
 }
 
 void FakeMemory::sleep_for(Clock::duration duration) {

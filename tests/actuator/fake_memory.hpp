@@ -2,13 +2,16 @@
 // An in-memory model of processes, pages and nodes behind the MemorySyscalls seam, with its
 // /proc files (maps, numa_maps) kept in a TempTree. It follows the kernel's move_pages rules the
 // engine depends on and lets a test inject every errno. Its clock only moves when a call "takes
-// time" (a cost per page) or the engine sleeps.
+// time" (a cost per page) or the engine sleeps. Its pidfds model the kernel's: one polls exited
+// once its process has exited (a zombie too) or its pid names a new process.
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "actuator/memory_syscalls.hpp"
@@ -35,7 +38,11 @@ struct FakeProcess {
   std::vector<FakeVma> vmas;
   std::map<std::uintptr_t, FakePage> pages;
   bool exited = false;
-  bool zombie = false;  // exited, not yet reaped: move_pages says EINVAL, stat says Z
+  bool zombie = false;              // exited, not yet reaped: move_pages says EINVAL, stat says Z
+  std::uint64_t start_time = 4242;  // field 22 of its stat
+  // Its /proc/PID/cgroup: a hybrid host's shape, in the root of both hierarchies.
+  std::string cgroup = "4:memory:/\n0::/\n";
+  int generation = 0;  // which process the pid names: pidfds of an earlier one poll exited
 };
 
 // A call-level failure injected into the next move call: `processed` entries are handled first.
@@ -64,7 +71,13 @@ class FakeMemory final : public MemorySyscalls {
   FakePage& page(int pid, std::uintptr_t address);
   void exit_process(int pid);
   void make_zombie(int pid);
-  int zombie_after_moves = -1;  // the process becomes a zombie after this many move calls
+  // The identity /proc shows for pid: its stat's start time and its /proc/PID/cgroup lines.
+  void set_start_time(int pid, std::uint64_t start_time);
+  void set_cgroup(int pid, std::string lines);
+  // The process exited and was reaped, and a new one (another start time) now has its pid.
+  void reuse_pid(int pid);
+  std::size_t open_pidfds() const { return pidfds_.size(); }
+  int zombie_after_moves = -1;  // the process moved by this move call becomes a zombie after it
   void sync_proc_files();
 
   Bytes bytes_on(int pid, NodeId node) const;
@@ -84,11 +97,16 @@ class FakeMemory final : public MemorySyscalls {
   // resident_ranges names each page's node, as the page map's frame numbers do for root.
   bool pages_placed = false;
   bool huge_page_quirk = false;  // 6.1: one 4 KiB entry per huge page answers EBUSY
-  int exit_after_moves = -1;     // the process exits after this many move calls
+  int exit_after_moves = -1;     // the process moved by this move call exits after it
   std::optional<int> cancel_after_moves;
   std::atomic<bool>* cancel_flag = nullptr;
+  // Runs after every move_pages (queries too) and migrate_pages call, with the call's pid.
+  std::function<void(int pid)> after_call;
+  std::optional<int> pidfd_failure;  // errno for open_pidfd
 
   std::vector<RecordedCall> calls;
+  std::vector<int> touched_pids;  // every pid a page call (move, migrate, page map) named
+  int bad_pidfd_closes = 0;       // closes of a pidfd not open
   int move_calls = 0;
   int migrate_calls = 0;
   int node_memory_calls = 0;
@@ -102,6 +120,9 @@ class FakeMemory final : public MemorySyscalls {
   Result<std::vector<ResidentRange>> resident_ranges(int pid, std::uintptr_t start,
                                                      std::uintptr_t end) override;
   Result<NodeMemory> node_memory(NodeId node) override;
+  Result<int> open_pidfd(int pid) override;
+  bool pidfd_exited(int pidfd) override;
+  void close_pidfd(int pidfd) override;
   Clock::time_point now() override { return clock_; }
   void sleep_for(Clock::duration duration) override;
 
@@ -112,6 +133,8 @@ class FakeMemory final : public MemorySyscalls {
   const nb::testing::TempTree& tree_;
   std::map<int, FakeProcess> processes_;
   std::map<NodeId, NodeMemory> nodes_;
+  std::map<int, std::pair<int, int>> pidfds_;  // fd -> pid, generation
+  int next_pidfd_ = 1000;
   Clock::time_point clock_{};
 };
 

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "actuator/migration_job.hpp"
+#include "actuator/pinned_process.hpp"
 #include "tests/actuator/fake_memory.hpp"
 #include "tests/support/temp_tree.hpp"
 
@@ -49,6 +51,12 @@ class JobFixture : public ::testing::Test {
                          [this](const JobProgress& p) { progress.push_back(p); });
   }
 
+  // The process pinned as a job pins it, for the units that work on one (the walk, the mover).
+  PinnedProcess& pin(int pid) {
+    pinned.emplace(PinnedProcess::pin(memory, tree.path("proc"), pid, std::nullopt).value());
+    return *pinned;
+  }
+
   std::vector<std::size_t> move_call_sizes() const {
     std::vector<std::size_t> sizes;
     for (const auto& call : memory.calls) {
@@ -61,6 +69,7 @@ class JobFixture : public ::testing::Test {
 
   nb::testing::TempTree tree;
   FakeMemory memory{tree};
+  std::optional<PinnedProcess> pinned;  // closes its pidfd before the fake kernel goes
   std::atomic<bool> cancel{false};
   JobOptions options;
   std::vector<JobProgress> progress;

@@ -12,7 +12,7 @@ using testing::kPage;
 class JobPlanning : public testing::JobFixture {
  protected:
   JobPlan plan(const std::vector<MigrationTarget>& targets) {
-    return plan_job(targets, options.source_node, tree.path("proc"));
+    return plan_job(targets, options.source_node, memory, tree.path("proc"));
   }
 };
 

@@ -217,7 +217,7 @@ class Mover : public testing::JobFixture {
   void SetUp() override {
     JobFixture::SetUp();
     add_process(100, 1000);
-    process.start(100);
+    process.start(pin(100));
     plan_for({1});
   }
 

@@ -147,7 +147,7 @@ class Walk : public testing::JobFixture {
   }
 
   bool walk(const Vma& vma, bool drain_answer = true) {
-    process.start(100);
+    process.start(pinned ? *pinned : pin(100));
     PageWalk page_walk(memory, tree.path("proc"), ledger, options.source_node);
     return page_walk.walk(vma, process, report, [&] {
       drained.push_back(process.pending.size());
@@ -195,6 +195,7 @@ TEST_F(Walk, ADrainThatSaysStopEndsTheWalk) {
 TEST_F(Walk, AProcessGoneBeforeItsPageMapIsReadIsVanished) {
   add_process(100, 100);
   Vma vma = vma_of(100);
+  pin(100);  // as the plan pinned it
   memory.exit_process(100);
   EXPECT_FALSE(walk(vma));
   EXPECT_TRUE(report.vanished);

@@ -127,6 +127,9 @@ class CountingSyscalls final : public MemorySyscalls {
     return real.resident_ranges(pid, start, end);
   }
   Result<NodeMemory> node_memory(NodeId node) override { return real.node_memory(node); }
+  Result<int> open_pidfd(int pid) override { return real.open_pidfd(pid); }
+  bool pidfd_exited(int pidfd) override { return real.pidfd_exited(pidfd); }
+  void close_pidfd(int pidfd) override { real.close_pidfd(pidfd); }
   Clock::time_point now() override { return real.now(); }
   void sleep_for(Clock::duration duration) override { real.sleep_for(duration); }
 

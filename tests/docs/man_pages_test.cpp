@@ -252,5 +252,23 @@ TEST(ConfigManPage, TermCheckRejectsAKeyUnderTheWrongSection) {
   EXPECT_FALSE(page.introduces("no_such_key", "[daemon]"));
 }
 
+// What a manual migrate may reach and what an eviction command gets are promises to operators.
+TEST(ManPages, SayTheMigrateConfinementAndTheExecEnvironment) {
+  for (const char* file : {"numabalancerd.8", "numabalancerctl.8"}) {
+    ManPage page(file);
+    const std::string& text = page.text();
+    for (const char* phrase : {"only root may move it", "symbolic link", "memory cgroup root"}) {
+      EXPECT_NE(text.find(phrase), std::string::npos) << file << " does not say " << phrase;
+    }
+  }
+  ManPage config_page("numabalancer.toml.5");
+  const std::string& config = config_page.text();
+  for (const char* phrase : {"NOTIFY_SOCKET", "process group", "<hidden: admin only>",
+                             "no descriptor", "cut off again"}) {
+    EXPECT_NE(config.find(phrase), std::string::npos)
+        << "numabalancer.toml(5) does not say " << phrase;
+  }
+}
+
 }  // namespace
 }  // namespace nb::testing

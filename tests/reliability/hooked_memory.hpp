@@ -34,6 +34,9 @@ class HookedMemory final : public actuator::MemorySyscalls {
   Result<actuator::NodeMemory> node_memory(NodeId node) override {
     return inner_.node_memory(node);
   }
+  Result<int> open_pidfd(int pid) override { return inner_.open_pidfd(pid); }
+  bool pidfd_exited(int pidfd) override { return inner_.pidfd_exited(pidfd); }
+  void close_pidfd(int pidfd) override { inner_.close_pidfd(pidfd); }
   actuator::Clock::time_point now() override { return inner_.now(); }
   void sleep_for(actuator::Clock::duration duration) override { inner_.sleep_for(duration); }
 

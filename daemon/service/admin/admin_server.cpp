@@ -1,166 +1,37 @@
 #include "daemon/service/admin/admin_server.hpp"
 
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstring>
-#include <deque>
-#include <set>
 
-#include "daemon/service/admin/line_framer.hpp"
+#include "daemon/service/admin/admin_connection.hpp"
+#include "daemon/service/admin/close_on_exec.hpp"
+#include "daemon/service/admin/listen_socket.hpp"
 #include "daemon/service/admin/peer_credentials.hpp"
 
 namespace nb::service {
 
-AdminServerOptions admin_server_options(const config::AdminConfig& config,
-                                        const std::filesystem::path& proc_root) {
+AdminServerOptions admin_server_options(const config::AdminConfig& config) {
   AdminServerOptions options;
   options.socket_path = config.socket;
   options.socket_mode = config.socket_mode;
   options.admin_group = config.admin_group;
   options.max_clients = config.max_clients;
+  options.max_watchers = config.max_watchers;
   options.max_request_bytes = static_cast<std::size_t>(config.max_request_bytes);
   options.idle_timeout = config.idle_timeout;
-  options.proc_root = proc_root;
   return options;
 }
-
-struct AdminServer::Shared {
-  const CommandTable& table;
-  AdminServerOptions options;
-  std::optional<gid_t> admin_gid;
-  std::set<std::shared_ptr<Connection>> connections;
-  bool stopped = false;
-};
-
-class AdminServer::Connection : public std::enable_shared_from_this<Connection> {
- public:
-  Connection(asio::local::stream_protocol::socket socket, std::shared_ptr<Shared> shared,
-             bool caller_is_admin)
-      : socket_(std::move(socket)),
-        timer_(socket_.get_executor()),
-        shared_(std::move(shared)),
-        framer_(shared_->options.max_request_bytes),
-        caller_is_admin_(caller_is_admin) {}
-
-  void start() {
-    arm_idle_timer();
-    read_next();
-  }
-
-  void send(std::string line) {
-    if (closed_) {
-      return;
-    }
-    queued_bytes_ += line.size();
-    if (queued_bytes_ > shared_->options.max_queued_bytes) {
-      spdlog::warn("admin: dropping a client that does not read its replies");
-      close();
-      return;
-    }
-    outbox_.push_back(std::move(line));
-    if (outbox_.size() == 1) {
-      write_next();
-    }
-  }
-
-  void close() {
-    if (closed_) {
-      return;
-    }
-    closed_ = true;
-    asio::error_code ignored;
-    timer_.cancel();
-    socket_.shutdown(asio::socket_base::shutdown_both, ignored);
-    socket_.close(ignored);
-    shared_->connections.erase(shared_from_this());
-  }
-
-  bool watching() const { return watching_; }
-
- private:
-  void read_next() {
-    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](
-                                                       asio::error_code error, std::size_t size) {
-      if (error) {
-        self->close();
-        return;
-      }
-      self->arm_idle_timer();
-      for (auto& frame : self->framer_.feed(std::string_view(self->buffer_.data(), size))) {
-        self->answer(frame);
-        if (self->closed_) {
-          return;
-        }
-      }
-      self->read_next();
-    });
-  }
-
-  void answer(const Frame& frame) {
-    if (frame.oversized) {
-      send(wire::to_line(wire::failure(nullptr, wire::ErrorCode::too_large,
-                                       "request line longer than " +
-                                           std::to_string(shared_->options.max_request_bytes) +
-                                           " bytes")));
-      return;
-    }
-    CommandContext context{caller_is_admin_, false};
-    auto response = shared_->table.handle_line(frame.line, context);
-    send(wire::to_line(response));
-    if (context.start_watching && response.ok()) {
-      watching_ = true;
-      timer_.cancel();
-    }
-  }
-
-  void write_next() {
-    asio::async_write(socket_, asio::buffer(outbox_.front()),
-                      [self = shared_from_this()](asio::error_code error, std::size_t) {
-                        if (error) {
-                          self->close();
-                          return;
-                        }
-                        self->queued_bytes_ -= self->outbox_.front().size();
-                        self->outbox_.pop_front();
-                        if (!self->outbox_.empty() && !self->closed_) {
-                          self->write_next();
-                        }
-                      });
-  }
-
-  void arm_idle_timer() {
-    if (watching_ || closed_) {
-      return;
-    }
-    timer_.expires_after(shared_->options.idle_timeout);
-    timer_.async_wait([weak = weak_from_this()](asio::error_code error) {
-      auto self = weak.lock();
-      if (!error && self && !self->watching_) {
-        self->close();
-      }
-    });
-  }
-
-  asio::local::stream_protocol::socket socket_;
-  asio::steady_timer timer_;
-  std::shared_ptr<Shared> shared_;
-  LineFramer framer_;
-  bool caller_is_admin_;
-  bool watching_ = false;
-  bool closed_ = false;
-  std::array<char, 8192> buffer_{};
-  std::deque<std::string> outbox_;
-  std::size_t queued_bytes_ = 0;
-};
 
 AdminServer::AdminServer(asio::io_context& io, const CommandTable& table,
                          AdminServerOptions options)
     : io_(io),
       acceptor_(io),
-      shared_(std::make_shared<Shared>(Shared{table, std::move(options), std::nullopt, {}})) {
+      accept_retry_(io),
+      shared_(std::make_shared<AdminShared>(
+          AdminShared{table, std::move(options), std::nullopt, {}, 0, false})) {
   shared_->admin_gid = lookup_group(shared_->options.admin_group);
 }
 
@@ -169,72 +40,90 @@ AdminServer::~AdminServer() {
 }
 
 Status AdminServer::start() {
-  const auto& path = shared_->options.socket_path;
-  std::error_code ignored;
-  if (path.has_parent_path()) {
-    std::filesystem::create_directories(path.parent_path(), ignored);
+  const auto& options = shared_->options;
+  auto socket = open_listen_socket(ListenSocketSpec{options.socket_path, options.socket_mode,
+                                                    shared_->admin_gid, options.admin_group,
+                                                    options.activated});
+  if (!socket) {
+    return socket.error();
   }
   asio::error_code error;
-  acceptor_.open(asio::local::stream_protocol(), error);
-  if (!error) {
-    acceptor_.bind(asio::local::stream_protocol::endpoint(path.string()), error);
-  }
+  acceptor_.assign(asio::local::stream_protocol(), socket->fd, error);
   if (error) {
-    asio::error_code closing;
-    acceptor_.close(closing);
-    return make_error(error.value(), "bind admin socket " + path.string());
+    ::close(socket->fd);
+    return make_error(error.value(), "adopt admin socket " + options.socket_path.string());
   }
-  // chmod after bind: the umask must not decide who may connect.
-  if (::chmod(path.c_str(), shared_->options.socket_mode) != 0) {
-    spdlog::warn("admin: chmod {}: {}", path.string(), std::strerror(errno));
-  }
-  if (shared_->admin_gid) {
-    if (::chown(path.c_str(), static_cast<uid_t>(-1), *shared_->admin_gid) != 0) {
-      spdlog::warn("admin: chgrp {} to {}: {}", path.string(), shared_->options.admin_group,
-                   std::strerror(errno));
-    }
-  } else if (!shared_->options.admin_group.empty()) {
-    spdlog::warn("admin: group \"{}\" does not exist; only root may change the daemon's state",
-                 shared_->options.admin_group);
-  }
-  acceptor_.listen(asio::socket_base::max_listen_connections, error);
-  if (error) {
-    return make_error(error.value(), "listen on admin socket " + path.string());
-  }
+  owns_socket_file_ = socket->owns_file;
   shared_->stopped = false;
   accept_next();
   return Ok{};
 }
 
+// Accepts with accept4 rather than Asio's accept, which leaves the new descriptor inheritable
+// until a later fcntl; the listener, however start() came by it, is marked here.
 void AdminServer::accept_next() {
-  acceptor_.async_accept([this, shared = shared_](asio::error_code error,
-                                                  asio::local::stream_protocol::socket socket) {
-    if (shared->stopped || error == asio::error::operation_aborted) {
-      return;
-    }
-    if (!error) {
-      bool admin = false;
-      if (auto peer = peer_credentials(socket.native_handle(), shared->options.proc_root)) {
-        admin = may_mutate(peer.value(), shared->admin_gid);
-      }
-      auto connection = std::make_shared<Connection>(std::move(socket), shared, admin);
-      if (static_cast<int>(shared->connections.size()) >= shared->options.max_clients) {
-        shared->connections.insert(connection);
-        connection->send(
-            wire::to_line(wire::failure(nullptr, wire::ErrorCode::busy,
-                                        "too many admin connections (max_clients = " +
-                                            std::to_string(shared->options.max_clients) + ")")));
-        // Let the refusal reach the client before the close.
-        asio::post(io_, [connection] { connection->close(); });
-      } else {
-        shared->connections.insert(connection);
-        connection->start();
-      }
-    } else {
-      spdlog::warn("admin: accept failed: {}", error.message());
-    }
-    accept_next();
-  });
+  asio::error_code error;
+  acceptor_.non_blocking(true, error);
+  if (auto marked = set_close_on_exec(acceptor_.native_handle()); !marked) {
+    spdlog::warn("admin: {}", marked.error().message());
+  }
+  acceptor_.async_wait(
+      asio::socket_base::wait_read, [this, shared = shared_](asio::error_code error) {
+        if (shared->stopped || error == asio::error::operation_aborted) {
+          return;
+        }
+        int fd = error ? -1
+                       : ::accept4(acceptor_.native_handle(), nullptr, nullptr,
+                                   SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd >= 0) {
+          asio::local::stream_protocol::socket socket(io_);
+          asio::error_code assigned;
+          socket.assign(asio::local::stream_protocol(), fd, assigned);
+          if (assigned) {
+            ::close(fd);
+          } else {
+            accepted(std::move(socket));
+          }
+        } else if (error || (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)) {
+          // Out of descriptors, typically: wait instead of spinning on a listener that stays
+          // readable.
+          spdlog::warn("admin: accept failed: {}",
+                       error ? error.message() : std::string(std::strerror(errno)));
+          accept_retry_.expires_after(std::chrono::milliseconds(100));
+          accept_retry_.async_wait([this, shared](asio::error_code waited) {
+            if (!waited && !shared->stopped) {
+              accept_next();
+            }
+          });
+          return;
+        }
+        accept_next();
+      });
+}
+
+void AdminServer::accepted(asio::local::stream_protocol::socket socket) {
+  bool admin = false;
+  bool root = false;
+  if (auto peer = peer_credentials(socket.native_handle())) {
+    admin = may_mutate(peer.value(), shared_->admin_gid);
+    root = peer->uid == 0;
+  } else {
+    spdlog::warn("admin: {}; the client may only read", peer.error().message());
+  }
+  auto connection = std::make_shared<AdminConnection>(std::move(socket), shared_, admin, root);
+  int max_clients = shared_->options.max_clients;
+  int limit = max_clients + (admin ? kAdminReservedSlots : 0);
+  shared_->connections.insert(connection);
+  if (static_cast<int>(shared_->connections.size()) > limit) {
+    connection->refuse(wire::to_line(
+        wire::failure(nullptr, wire::ErrorCode::busy,
+                      "too many admin connections (max_clients = " + std::to_string(max_clients) +
+                          (admin ? " and " + std::to_string(kAdminReservedSlots) +
+                                       " kept for root and the admin group)"
+                                 : ")"))));
+  } else {
+    connection->start();
+  }
 }
 
 void AdminServer::stop() {
@@ -245,11 +134,12 @@ void AdminServer::stop() {
   asio::error_code ignored;
   bool was_open = acceptor_.is_open();
   acceptor_.close(ignored);
+  accept_retry_.cancel();
   auto connections = shared_->connections;
   for (const auto& connection : connections) {
     connection->close();
   }
-  if (was_open) {
+  if (was_open && owns_socket_file_) {
     std::error_code removed;
     std::filesystem::remove(shared_->options.socket_path, removed);
   }
@@ -260,18 +150,19 @@ void AdminServer::broadcast(const wire::Event& event) {
   auto connections = shared_->connections;
   for (const auto& connection : connections) {
     if (connection->watching()) {
-      connection->send(line);
+      connection->send_event(line);
     }
   }
 }
 
-void AdminServer::set_limits(int max_clients, std::size_t max_request_bytes, Duration idle_timeout,
-                             std::string admin_group) {
-  shared_->options.max_clients = max_clients;
-  shared_->options.max_request_bytes = max_request_bytes;
-  shared_->options.idle_timeout = idle_timeout;
-  shared_->options.admin_group = std::move(admin_group);
-  shared_->admin_gid = lookup_group(shared_->options.admin_group);
+void AdminServer::set_limits(const config::AdminConfig& config) {
+  auto& options = shared_->options;
+  options.max_clients = config.max_clients;
+  options.max_watchers = config.max_watchers;
+  options.max_request_bytes = static_cast<std::size_t>(config.max_request_bytes);
+  options.idle_timeout = config.idle_timeout;
+  options.admin_group = config.admin_group;
+  shared_->admin_gid = lookup_group(options.admin_group);
 }
 
 std::size_t AdminServer::connections() const {
@@ -279,11 +170,11 @@ std::size_t AdminServer::connections() const {
 }
 
 std::size_t AdminServer::watchers() const {
-  std::size_t count = 0;
-  for (const auto& connection : shared_->connections) {
-    count += connection->watching() ? 1 : 0;
-  }
-  return count;
+  return shared_->watchers();
+}
+
+std::size_t AdminServer::queued_bytes() const {
+  return shared_->queued_bytes;
 }
 
 }  // namespace nb::service

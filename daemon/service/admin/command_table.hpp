@@ -20,6 +20,7 @@ enum class Access { read_only, mutating };
 struct CommandContext {
   bool caller_is_admin = false;
   bool start_watching = false;  // set by `watch`: the connection then streams events
+  bool caller_is_root = false;  // uid 0: may `migrate` what lies outside the configured pools
 };
 
 using CommandOutcome = std::variant<nlohmann::json, wire::ErrorReply>;

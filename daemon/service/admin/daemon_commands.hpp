@@ -24,7 +24,9 @@ CommandOutcome containers(DaemonView& daemon, const Args& args, CommandContext& 
 CommandOutcome topology(DaemonView& daemon, const Args& args, CommandContext& context);
 CommandOutcome snapshot(DaemonView& daemon, const Args& args, CommandContext& context);
 CommandOutcome metrics(DaemonView& daemon, const Args& args, CommandContext& context);
+// For a peer without admin rights, a non-empty eviction.exec is [kHiddenForReadOnly].
 CommandOutcome config(DaemonView& daemon, const Args& args, CommandContext& context);
+inline constexpr const char* kHiddenForReadOnly = "<hidden: admin only>";
 
 // Steering the loop (control_commands.cpp).
 CommandOutcome pause(DaemonView& daemon, const Args& args, CommandContext& context);

@@ -2,11 +2,11 @@
 // against the last snapshot, before the job starts; a bad request changes nothing.
 
 #include <algorithm>
-#include <filesystem>
 
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
 #include "daemon/service/manual_migration.hpp"
+#include "daemon/service/manual_migration_scope.hpp"
 
 namespace nb::service::commands {
 
@@ -126,29 +126,34 @@ ArgResult<ManualMigration> read_request(const json& args, const core::Snapshot* 
   return request;
 }
 
-// A cgroup is an absolute path that exists, or a container id the host layout resolves.
+// A cgroup beneath the memory controller's root, or a process; either outside the configured
+// pools only for a root peer.
 ArgResult<actuator::MigrationTarget> resolve_target(const DaemonView& daemon,
-                                                    const ManualMigration& request) {
+                                                    const ManualMigration& request,
+                                                    bool caller_is_root) {
+  const auto& pools = daemon.state().config.pools;
   if (request.pid) {
     if (!check_process(*request.pid, daemon.proc_root())) {
       return ArgumentError{"no process " + std::to_string(*request.pid)};
     }
+    auto scope = check_process_scope(*request.pid, pools, daemon.proc_root(), caller_is_root);
+    if (!scope) {
+      return ArgumentError{scope.error().detail};
+    }
     return target_of(request, {});
   }
-  const std::string& cgroup = *request.cgroup;
-  std::filesystem::path dir = cgroup.front() == '/' && std::filesystem::exists(cgroup)
-                                  ? std::filesystem::path(cgroup)
-                                  : daemon.container_dir(cgroup);
-  std::error_code error;
-  if (!std::filesystem::is_directory(dir, error)) {
-    return ArgumentError{"no cgroup at " + dir.string()};
+  // container_dir joins an id to the memory controller's root; the empty id is the root itself.
+  auto cgroup =
+      resolve_cgroup_in_scope(daemon.container_dir(""), *request.cgroup, pools, caller_is_root);
+  if (!cgroup) {
+    return ArgumentError{cgroup.error().detail};
   }
-  return target_of(request, dir);
+  return target_of(request, cgroup->dir);
 }
 
 }  // namespace
 
-CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext&) {
+CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext& context) {
   if (daemon.state().stopping) {
     return wire::ErrorReply{wire::ErrorCode::busy, "the daemon is stopping"};
   }
@@ -161,7 +166,7 @@ CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext&) {
   if (!request) {
     return bad_request(request.error());
   }
-  auto target = resolve_target(daemon, *request);
+  auto target = resolve_target(daemon, *request, context.caller_is_root);
   if (!target) {
     return bad_request(target.error());
   }

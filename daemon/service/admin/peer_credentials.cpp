@@ -5,47 +5,49 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59  // Linux 4.13; older libc headers lack it
+#endif
 
 namespace nb::service {
 
-Result<PeerCredentials> peer_credentials(int socket_fd, const std::filesystem::path& proc_root) {
+namespace {
+
+// NGROUPS_MAX on Linux: a bound for the ERANGE retry.
+constexpr std::size_t kMaxGroups = 65536;
+
+}  // namespace
+
+Result<PeerCredentials> peer_credentials(int socket_fd) {
   ucred credentials{};
   socklen_t length = sizeof credentials;
   if (::getsockopt(socket_fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) {
     return make_error(errno, "getsockopt SO_PEERCRED");
   }
-  PeerCredentials peer{credentials.pid, credentials.uid, credentials.gid, {}};
-  // A peer that exited meanwhile keeps its uid and primary gid; its supplementary groups are
-  // simply not known.
-  if (auto groups = read_supplementary_groups(proc_root, credentials.pid)) {
-    peer.groups = std::move(groups.value());
+  auto groups = peer_groups(socket_fd);
+  if (!groups) {
+    return groups.error();
   }
-  return peer;
+  return PeerCredentials{credentials.pid, credentials.uid, credentials.gid,
+                         std::move(groups.value())};
 }
 
-Result<std::vector<gid_t>> read_supplementary_groups(const std::filesystem::path& proc_root,
-                                                     pid_t pid) {
-  auto path = proc_root / std::to_string(pid) / "status";
-  std::ifstream in(path);
-  if (!in) {
-    return make_error(ENOENT, "read " + path.string());
-  }
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("Groups:", 0) != 0) {
-      continue;
+Result<std::vector<gid_t>> peer_groups(int socket_fd) {
+  std::vector<gid_t> groups(32);
+  while (true) {
+    auto length = static_cast<socklen_t>(groups.size() * sizeof(gid_t));
+    if (::getsockopt(socket_fd, SOL_SOCKET, SO_PEERGROUPS, groups.data(), &length) == 0) {
+      groups.resize(length / sizeof(gid_t));
+      return groups;
     }
-    std::istringstream fields(line.substr(7));
-    std::vector<gid_t> groups;
-    long long gid = 0;
-    while (fields >> gid) {
-      groups.push_back(static_cast<gid_t>(gid));
+    if (errno != ERANGE || groups.size() >= kMaxGroups) {
+      return make_error(errno, "getsockopt SO_PEERGROUPS");
     }
-    return groups;
+    // On ERANGE the kernel says how much it needs.
+    std::size_t needed = std::max<std::size_t>(length / sizeof(gid_t), groups.size() * 2);
+    groups.resize(std::min(needed, kMaxGroups));
   }
-  return make_error(0, "no Groups: line in " + path.string());
 }
 
 std::optional<gid_t> lookup_group(const std::string& name) {

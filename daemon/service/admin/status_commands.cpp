@@ -229,9 +229,16 @@ CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {
               {"text", metrics_text(daemon.state())}};
 }
 
-CommandOutcome config(DaemonView& daemon, const Args&, CommandContext&) {
+// The exec action's arguments may carry a token or a host: a read-only peer sees that a command
+// is set, not what it is.
+CommandOutcome config(DaemonView& daemon, const Args&, CommandContext& context) {
   json result = config::effective_config_json(daemon.state().config);
   result["file"] = daemon.config_file().string();
+  auto eviction = result.find("eviction");
+  if (!context.caller_is_admin && eviction != result.end() && eviction->contains("exec") &&
+      !(*eviction)["exec"].empty()) {
+    (*eviction)["exec"] = json::array({kHiddenForReadOnly});
+  }
   return result;
 }
 

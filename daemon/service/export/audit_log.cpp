@@ -13,18 +13,31 @@ namespace nb::service {
 
 namespace {
 
-Status write_all(int fd, std::string_view data, const std::filesystem::path& path) {
-  while (!data.empty()) {
-    ssize_t written = ::write(fd, data.data(), data.size());
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return make_error(errno, "write " + path.string());
-    }
-    data.remove_prefix(static_cast<std::size_t>(written));
+Result<Bytes> size_of(int fd, const std::filesystem::path& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    return make_error(errno, "stat " + path.string());
   }
-  return Ok{};
+  return static_cast<Bytes>(st.st_size);
+}
+
+// One write(2) per line, so that concurrent readers and a crash see whole lines. A short write
+// (a full disk, RLIMIT_FSIZE) is cut back off: left, the next entry would continue the torn line.
+Status write_line(int fd, std::string_view line, off_t size_before,
+                  const std::filesystem::path& path) {
+  ssize_t written = 0;
+  do {
+    written = ::write(fd, line.data(), line.size());
+  } while (written < 0 && errno == EINTR);
+  if (written == static_cast<ssize_t>(line.size())) {
+    return Ok{};
+  }
+  int code = written < 0 ? errno : ENOSPC;
+  if (written > 0 && ::ftruncate(fd, size_before) != 0) {
+    return make_error(errno, "truncate " + path.string() + " after a short write");
+  }
+  return make_error(code,
+                    "write " + path.string() + (written > 0 ? " (short write, line removed)" : ""));
 }
 
 }  // namespace
@@ -38,7 +51,11 @@ void AuditLog::append(const config::ExportConfig& config, const nlohmann::json& 
     close();
     return;
   }
-  failures_.note(write(config, codec::to_audit_line(entry)));
+  auto written = write(config, codec::to_audit_line(entry));
+  if (!written) {
+    ++failed_entries_;
+  }
+  failures_.note(written);
 }
 
 Status AuditLog::write(const config::ExportConfig& config, const std::string& line) {
@@ -51,12 +68,11 @@ Status AuditLog::write(const config::ExportConfig& config, const std::string& li
       return opened;
     }
   }
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0) {
-    return make_error(errno, "stat " + path_.string());
+  auto size = size_of(fd_, path_);
+  if (!size) {
+    return size.error();
   }
-  auto size = static_cast<Bytes>(st.st_size);
-  if (size > 0 && size + static_cast<Bytes>(line.size()) > config.audit_log_max_bytes) {
+  if (*size > 0 && *size + static_cast<Bytes>(line.size()) > config.audit_log_max_bytes) {
     auto rotated = wire::rotated_audit_log(path_);
     if (::rename(path_.c_str(), rotated.c_str()) != 0) {
       return make_error(errno, "rename " + path_.string() + " to " + rotated.string());
@@ -65,8 +81,12 @@ Status AuditLog::write(const config::ExportConfig& config, const std::string& li
     if (auto opened = open(path); !opened) {
       return opened;
     }
+    size = size_of(fd_, path_);
+    if (!size) {
+      return size.error();
+    }
   }
-  return write_all(fd_, line, path_);
+  return write_line(fd_, line, static_cast<off_t>(*size), path_);
 }
 
 Status AuditLog::open(const std::filesystem::path& path) {
@@ -87,7 +107,7 @@ Status AuditLog::open(const std::filesystem::path& path) {
       last = '\n';
     }
     if (last != '\n') {
-      if (auto written = write_all(fd, "\n", path); !written) {
+      if (auto written = write_line(fd, "\n", st.st_size, path); !written) {
         ::close(fd);
         return written;
       }

@@ -2,11 +2,13 @@
 // The writer of `[export] audit_log` (line format and rotation in daemon/codec/audit_log.hpp).
 // Lines are appended, so the log survives restarts; each line is one write(2), so a crash tears
 // at most the last one, and the first append after a restart starts on a fresh line so the torn
-// one stays a line of its own that readers skip. A write failure is logged once per change of
-// error and never stops the daemon.
+// one stays a line of its own that readers skip. A short write (full disk) is truncated away so
+// the next entry starts a whole line. A write failure is counted, logged once per change of error
+// and never stops the daemon.
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -28,6 +30,7 @@ class AuditLog {
   // logrotate) is reopened.
   void append(const config::ExportConfig& config, const nlohmann::json& entry);
   const std::optional<std::string>& current_error() const { return failures_.current_error(); }
+  std::uint64_t failed_entries() const { return failed_entries_; }
 
  private:
   Status write(const config::ExportConfig& config, const std::string& line);
@@ -40,6 +43,7 @@ class AuditLog {
   dev_t device_ = 0;
   ino_t inode_ = 0;
   FailureLog failures_{"audit log"};
+  std::uint64_t failed_entries_ = 0;
 };
 
 }  // namespace nb::service

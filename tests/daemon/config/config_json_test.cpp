@@ -27,6 +27,7 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     "idle_timeout": "1m",
     "max_clients": 64,
     "max_request_bytes": "64KiB",
+    "max_watchers": 16,
     "socket": "/run/numabalancer/admin.sock",
     "socket_mode": "0660"
   },

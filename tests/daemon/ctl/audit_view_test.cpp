@@ -33,6 +33,13 @@ TEST(AuditView, ShowsRoundsAndJobsAsRows) {
 TEST(AuditView, NoSkippedLinesNoFootnote) {
   auto text = format_audit_entries(json{{"entries", json::array()}, {"skipped_lines", 0}});
   EXPECT_THAT(text, Not(HasSubstr("skipped")));
+  EXPECT_THAT(text, Not(HasSubstr("older entries")));
+}
+
+TEST(AuditView, TruncatedReadSaysOlderEntriesWereNotRead) {
+  json result{
+      {"entries", {round_entry(minutes_ago(5), 12)}}, {"skipped_lines", 0}, {"truncated", true}};
+  EXPECT_THAT(format_audit_entries(result), HasSubstr("older entries were not read"));
 }
 
 }  // namespace

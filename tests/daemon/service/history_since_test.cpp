@@ -72,6 +72,19 @@ TEST_F(HistorySinceTest, WithAuditLogReadsItsEntries) {
       << "the audit log answers even when memory kept no rounds";
   EXPECT_EQ(result["skipped_lines"], 0);
   EXPECT_EQ(result["audit_log"], export_config.audit_log);
+  EXPECT_EQ(result["truncated"], false);
+}
+
+TEST_F(HistorySinceTest, WithAuditLogALimitKeepsTheNewestEntries) {
+  export_config.audit_log = tree.path("audit.jsonl").string();
+  AuditLog log;
+  for (const auto& r : rounds) {
+    log.append(export_config, codec::audit_round_entry(r, nullptr));
+  }
+  auto outcome = history_since(json{{"since", "1h"}, {"limit", 2}}, export_config, {}, at(50));
+  ASSERT_TRUE(std::holds_alternative<json>(outcome));
+  EXPECT_EQ(numbers(std::get<json>(outcome)["entries"], "round"),
+            (std::vector<std::uint64_t>{3, 4}));
 }
 
 TEST_F(HistorySinceTest, LimitKeepsTheNewest) {

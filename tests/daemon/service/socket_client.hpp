@@ -27,6 +27,11 @@ class SocketClient {
       fd_ = -1;
     }
   }
+  // Takes a socket connected elsewhere (see connect_as.hpp); -1 is not connected.
+  struct Adopt {
+    int fd;
+  };
+  explicit SocketClient(Adopt adopted) : fd_(adopted.fd) {}
   ~SocketClient() {
     if (fd_ >= 0) {
       ::close(fd_);

@@ -105,9 +105,9 @@ TEST(ServerLine, GarbageIsAnErrorNotAnException) {
 }
 
 TEST(ErrorCodes, NamesRoundTrip) {
-  for (auto code :
-       {ErrorCode::bad_request, ErrorCode::too_large, ErrorCode::unknown_command,
-        ErrorCode::forbidden, ErrorCode::busy, ErrorCode::failed, ErrorCode::unavailable}) {
+  for (auto code : {ErrorCode::bad_request, ErrorCode::too_large, ErrorCode::unknown_command,
+                    ErrorCode::forbidden, ErrorCode::busy, ErrorCode::failed,
+                    ErrorCode::unavailable, ErrorCode::reply_too_large}) {
     EXPECT_EQ(error_code_from_string(to_string(code)), code);
   }
   EXPECT_FALSE(error_code_from_string("nope").has_value());

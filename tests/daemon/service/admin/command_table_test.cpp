@@ -33,7 +33,7 @@ class CommandTableTest : public ::testing::Test {
   }
 
   wire::Response run(std::string_view line, bool admin) {
-    CommandContext context{admin, false};
+    CommandContext context{admin, false, false};
     return table.handle_line(line, context);
   }
 

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "tests/support/temp_tree.hpp"
+
 namespace nb::service {
 namespace {
 
@@ -19,7 +21,7 @@ class FakeDaemon : public DaemonView {
   const std::filesystem::path& config_file() const override { return config_file_; }
   const std::filesystem::path& proc_root() const override { return proc_root_; }
   std::filesystem::path container_dir(std::string_view id) const override {
-    return std::filesystem::path("/nonexistent") / id;
+    return cgroup_root_ / id;
   }
   std::size_t clients() const override { return 0; }
   void set_paused(bool paused) override { state_.paused = paused; }
@@ -42,6 +44,7 @@ class FakeDaemon : public DaemonView {
   std::unique_ptr<RunningJob> job_;
   std::filesystem::path config_file_ = "/etc/numabalancer.toml";
   std::filesystem::path proc_root_ = "/proc";
+  std::filesystem::path cgroup_root_ = "/nonexistent";
   std::optional<actuator::MigrationTarget> started_target;
   actuator::JobOptions started_options;
 };
@@ -50,8 +53,9 @@ class DaemonCommandsTest : public ::testing::Test {
  protected:
   DaemonCommandsTest() { register_daemon_commands(table, daemon); }
 
-  wire::Response run(const std::string& cmd, json args = json::object()) {
-    CommandContext context{true, false};
+  // By default the caller is root; `as` narrows it to an admin-group member or a reader.
+  wire::Response run(const std::string& cmd, json args = json::object(),
+                     CommandContext context = {true, false, true}) {
     return table.dispatch(wire::Request{"1", cmd, std::move(args)}, context);
   }
 
@@ -122,10 +126,60 @@ TEST_F(DaemonCommandsTest, MigrateWordsEachBadArgument) {
   EXPECT_EQ(with("dry_run", "yes"), "\"dry_run\" must be true or false");
   EXPECT_EQ(with("cgroup", "web"), "give exactly one of \"cgroup\" and \"pid\"");
   EXPECT_EQ(error_of(run("migrate", json{{"cgroup", "web"}, {"from", 0}, {"to", 1}})),
-            "no cgroup at /nonexistent/web");
+            "open the memory cgroup root /nonexistent: No such file or directory");
   daemon.proc_root_ = "/nonexistent";
   EXPECT_EQ(error_of(run("migrate", pid_request())), "no process " + std::to_string(::getpid()));
   EXPECT_FALSE(daemon.started_target);
+}
+
+TEST_F(DaemonCommandsTest, MigrateKeepsCgroupsBeneathTheMemoryRoot) {
+  testing::TempTree tree;
+  tree.make_dir("cg/pods/a");
+  tree.make_dir("etc");
+  std::filesystem::create_directory_symlink(tree.path("etc"), tree.path("cg/escape"));
+  daemon.cgroup_root_ = tree.path("cg");
+  auto cgroup = [&](const std::string& path) {
+    return json{{"cgroup", path}, {"from", 0}, {"to", 1}};
+  };
+  EXPECT_EQ(error_of(run("migrate", cgroup("../etc"))),
+            "cgroup path '../etc' contains '..'; paths stay beneath the memory cgroup root " +
+                tree.path("cg").string());
+  EXPECT_EQ(error_of(run("migrate", cgroup(tree.path("etc").string()))),
+            "cgroup path '" + tree.path("etc").string() + "' is outside the memory cgroup root " +
+                tree.path("cg").string());
+  EXPECT_EQ(error_of(run("migrate", cgroup("escape"))),
+            "cgroup path 'escape' goes through a symbolic link; only directories beneath the "
+            "memory cgroup root are accepted");
+  EXPECT_FALSE(daemon.started_target);
+  ASSERT_TRUE(run("migrate", cgroup(tree.path("cg/pods/a").string())).ok());
+  EXPECT_EQ(daemon.started_target->cgroup_dir, tree.path("cg/pods/a"));
+}
+
+TEST_F(DaemonCommandsTest, MigrateOutsideThePoolsIsForRootAlone) {
+  testing::TempTree tree;
+  tree.make_dir("cg/pods/a");
+  tree.make_dir("cg/system.slice/sshd.service");
+  tree.make_file("proc/1/cgroup", "0::/init.scope\n");
+  tree.make_file("proc/2/cgroup", "0::/pods/a\n");
+  daemon.cgroup_root_ = tree.path("cg");
+  daemon.proc_root_ = tree.path("proc");
+  daemon.state_.config.pools = {config::PoolConfig{"pods", {"pods/*"}, std::nullopt}};
+  CommandContext group_member{true, false, false};
+  auto migrate = [&](json target, CommandContext context) {
+    target["from"] = 0;
+    target["to"] = 1;
+    return run("migrate", target, context);
+  };
+  EXPECT_TRUE(migrate(json{{"cgroup", "pods/a"}}, group_member).ok());
+  EXPECT_TRUE(migrate(json{{"pid", 2}}, group_member).ok());
+  EXPECT_EQ(error_of(migrate(json{{"cgroup", "system.slice/sshd.service"}}, group_member)),
+            "cgroup system.slice/sshd.service is outside the configured pools; only root may "
+            "move it");
+  EXPECT_EQ(error_of(migrate(json{{"pid", 1}}, group_member)),
+            "process 1 (cgroup /init.scope) is outside the configured pools; only root may move "
+            "it");
+  EXPECT_TRUE(migrate(json{{"cgroup", "system.slice/sshd.service"}}, {true, false, true}).ok());
+  EXPECT_TRUE(migrate(json{{"pid", 1}}, {true, false, true}).ok());
 }
 
 TEST_F(DaemonCommandsTest, ControlCommandsChangeTheState) {
@@ -185,6 +239,18 @@ TEST_F(DaemonCommandsTest, StatusBeforeAnyScanHasNoBaselines) {
   auto status = run("status");
   ASSERT_TRUE(status.ok());
   EXPECT_EQ(status.result["baselines"], json::array());
+}
+
+TEST_F(DaemonCommandsTest, ConfigHidesTheExecArgumentsFromReadOnlyPeers) {
+  daemon.state_.config.eviction.exec = {"/usr/local/bin/evict", "--token", "s3cret"};
+  auto admin = run("config", json::object(), {true, false, false});
+  ASSERT_TRUE(admin.ok());
+  EXPECT_EQ(admin.result["eviction"]["exec"], json({"/usr/local/bin/evict", "--token", "s3cret"}));
+  auto reader = run("config", json::object(), {false, false, false});
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ(reader.result["eviction"]["exec"], json({"<hidden: admin only>"}));
+  EXPECT_EQ(reader.result.dump().find("s3cret"), std::string::npos);
+  EXPECT_EQ(reader.result["eviction"]["timeout"], admin.result["eviction"]["timeout"]);
 }
 
 // Adding a command: a free function over the DaemonView (in the topic's file, declared in

@@ -3,6 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fstream>
 
 #include "base/time.hpp"
@@ -145,6 +150,36 @@ TEST_F(AuditLogTest, UnwritablePathIsRecordedNotThrown) {
   log.append(config, entry(0, 1));
   ASSERT_TRUE(log.current_error().has_value());
   EXPECT_THAT(*log.current_error(), HasSubstr("no/such/dir/audit.jsonl"));
+}
+
+// A full disk is RLIMIT_FSIZE in a child: the write that crosses it is short.
+TEST_F(AuditLogTest, ShortWriteLeavesNoTornLineForTheNextEntry) {
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    AuditLog log;
+    log.append(config, entry(0, 1));
+    rlimit normal{};
+    ::getrlimit(RLIMIT_FSIZE, &normal);
+    rlimit full{std::filesystem::file_size(file()) + 10, normal.rlim_max};
+    ::setrlimit(RLIMIT_FSIZE, &full);
+    log.append(config, entry(1, 2));
+    bool refused = log.current_error().has_value() && log.failed_entries() == 1 &&
+                   std::filesystem::file_size(file()) + 10 == full.rlim_cur;
+    ::setrlimit(RLIMIT_FSIZE, &normal);
+    log.append(config, entry(2, 3));
+    ::_exit(refused && !log.current_error() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the short write went unnoticed";
+  auto lines = lines_of(file());
+  ASSERT_THAT(lines, SizeIs(2));
+  for (const auto& line : lines) {
+    EXPECT_TRUE(json::accept(line)) << line;
+  }
+  EXPECT_EQ(rounds_read(file()), (std::vector<std::uint64_t>{1, 3}));
 }
 
 TEST_F(AuditLogTest, EmptyPathIsOff) {
