@@ -60,7 +60,8 @@ Bytes JobPlan::on_source() const {
 }
 
 JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node,
-                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root) {
+                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root,
+                 const std::atomic<bool>* cancel) {
   JobPlan plan;
   std::set<int> seen;
   for (const auto& target : targets) {
@@ -81,6 +82,9 @@ JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node
       }
     }
     for (int pid : pids) {
+      if (cancel != nullptr && cancel->load()) {
+        break;
+      }
       if (!seen.insert(pid).second) {
         continue;  // a process listed by two targets moves with the first
       }

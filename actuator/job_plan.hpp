@@ -4,6 +4,7 @@
 // process is pinned (a pidfd, its start time, its cgroup) when its pid is read; one that exits or
 // leaves its target's cgroup before its VMAs are read is counted as vanished, not as an error.
 
+#include <atomic>
 #include <filesystem>
 #include <vector>
 
@@ -40,9 +41,12 @@ struct JobPlan {
   Bytes on_source() const;
 };
 
-// `targets` must outlive the plan, which points into it.
+// `targets` must outlive the plan, which points into it. Planning stops at the next process once
+// `cancel` is set (a cgroup of thousands of processes takes a while to read, and a stop must not
+// wait for it); the job then ends as cancelled.
 JobPlan plan_job(const std::vector<MigrationTarget>& targets, NodeId source_node,
-                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root);
+                 MemorySyscalls& syscalls, const std::filesystem::path& proc_root,
+                 const std::atomic<bool>* cancel = nullptr);
 
 // Every target's destinations, each once, in the order they first appear.
 std::vector<NodeId> all_destinations(const std::vector<MigrationTarget>& targets);

@@ -24,6 +24,7 @@ class Job {
         options_(options),
         syscalls_(syscalls),
         proc_root_(proc_root),
+        cancel_(cancel),
         on_progress_(on_progress),
         start_(syscalls.now()),
         ledger_(options.budget),
@@ -44,6 +45,7 @@ class Job {
   const JobOptions& options_;
   MemorySyscalls& syscalls_;
   const std::filesystem::path& proc_root_;
+  const std::atomic<bool>& cancel_;
   const std::function<void(const JobProgress&)>& on_progress_;
   Clock::time_point start_;
   JobLedger ledger_;
@@ -63,13 +65,15 @@ MigrationReport Job::run() {
   report.budget = options_.budget;
   report.threshold = options_.threshold;
 
-  JobPlan plan = plan_job(targets_, options_.source_node, syscalls_, proc_root_);
+  JobPlan plan = plan_job(targets_, options_.source_node, syscalls_, proc_root_, &cancel_);
   report.errors = std::move(plan.errors);
   report.vanished_pids = std::move(plan.vanished_pids);
   report.goal = std::min(options_.budget, plan.on_source());
 
   mover_.refresh_destinations(true);
-  if (report.goal <= 0) {
+  if (cancel_.load()) {
+    pacer_.stop(StopReason::cancelled);
+  } else if (report.goal <= 0) {
     pacer_.stop(StopReason::nothing_to_move);
   }
   for (auto& target_plan : plan.targets) {

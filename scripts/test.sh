@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite: the unit and integration tests under
 # -Wall -Wextra -Werror; the .deb built, installed and removed; the idle footprint; the unit tests
-# again under ASan+UBSan; each fuzz target for 30 s; then the multi-NUMA guest rig.
+# and the daemon's service suite again under ASan+UBSan; each fuzz target for 30 s; then the
+# multi-NUMA guest rig.
 # Exits non-zero when any test fails. NB_SKIP_SANITIZE=1, NB_SKIP_FUZZ=1 and NB_SKIP_VM=1 skip
 # those stages locally.
 set -euo pipefail
@@ -25,13 +26,16 @@ echo "== footprint (idle 20 s)"
 
 if [[ "${NB_SKIP_SANITIZE:-0}" != 1 ]]; then
   echo "== build (ASan+UBSan)"
-  # Only what `ctest -L unit` runs: the integration suites never run under the sanitizers.
+  # What `ctest -L unit` runs, and the daemon's process-level suite (service_tests: the loop, the
+  # admin socket under abusive clients, stops and faults), whose code is the daemon's own.
   "$root/scripts/build.sh" "$root/build-sanitize" --target unit_tests -DNB_WERROR=ON -DNB_SANITIZE=ON \
     -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=OFF -DNB_LINE_TABLES_ONLY=ON
+  cmake --build "$root/build-sanitize" --target service_tests
   echo "== tests (ASan+UBSan)"
   (cd "$root/build-sanitize" &&
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      ctest --output-on-failure -L unit)
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 &&
+    ctest --output-on-failure -L unit &&
+    ./tests/service_tests)
 fi
 
 if [[ "${NB_SKIP_FUZZ:-0}" != 1 ]]; then

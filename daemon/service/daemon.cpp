@@ -38,12 +38,6 @@ Daemon::Daemon(asio::io_context& io, config::Config config, DaemonOptions option
       signals_(io),
       scans_(io, seams_.scan) {
   state_.config = std::move(config);
-  if (!seams_.clock) {
-    seams_.clock = [] { return std::chrono::system_clock::now(); };
-  }
-  if (!seams_.container_dir) {
-    seams_.container_dir = [](std::string_view id) { return std::filesystem::path(id); };
-  }
   state_.dry_run = state_.config.daemon.dry_run;
   register_daemon_commands(commands_, *this);
 }
@@ -69,18 +63,11 @@ Status Daemon::start() {
   next_round_number_ = loaded.next_round_number;
   state_.baselines.restore(loaded.baselines);
 
-  // An activated socket's file is systemd's and live: only a socket of our own can be stale.
-  if (!options_.activated_socket) {
-    if (auto removed = remove_stale_socket(state_.config.admin.socket); !removed) {
-      return removed.error();
-    }
+  auto server = open_admin_server(io_, commands_, state_.config.admin, options_.activated_socket);
+  if (!server) {
+    return server.error();
   }
-  auto server_options = admin_server_options(state_.config.admin);
-  server_options.activated = options_.activated_socket;
-  server_ = std::make_unique<AdminServer>(io_, commands_, std::move(server_options));
-  if (auto started = server_->start(); !started) {
-    return started.error();
-  }
+  server_ = std::move(server.value());
   signals_.add(SIGTERM);
   signals_.add(SIGINT);
   signals_.add(SIGHUP);

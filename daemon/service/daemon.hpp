@@ -52,8 +52,9 @@ struct DaemonSeams {
   LoadConfigFunction load_config;
   // After a reload was accepted: rebuild whatever depends on the config (the host scanner).
   std::function<void(const config::Config&)> reconfigure;
-  std::function<std::filesystem::path(std::string_view container_id)> container_dir;
-  std::function<TimePoint()> clock;
+  std::function<std::filesystem::path(std::string_view container_id)> container_dir =
+      [](std::string_view id) { return std::filesystem::path(id); };
+  std::function<TimePoint()> clock = [] { return std::chrono::system_clock::now(); };
   bool cgroup_v2 = true;
 
   // The job thread calls these.

@@ -304,6 +304,7 @@ Result<NodeMemory> FakeMemory::node_memory(NodeId node) {
 }
 
 Result<int> FakeMemory::open_pidfd(int pid) {
+  ++pidfd_opens;
   if (pidfd_failure) {
     return make_error(*pidfd_failure, "pidfd_open");
   }

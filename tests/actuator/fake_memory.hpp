@@ -107,6 +107,7 @@ class FakeMemory final : public MemorySyscalls {
   std::vector<RecordedCall> calls;
   std::vector<int> touched_pids;  // every pid a page call (move, migrate, page map) named
   int bad_pidfd_closes = 0;       // closes of a pidfd not open
+  int pidfd_opens = 0;
   int move_calls = 0;
   int migrate_calls = 0;
   int node_memory_calls = 0;

@@ -45,6 +45,17 @@ TEST_F(JobPacing, CancelIsHonouredBetweenBatchesAndReportsWhatMoved) {
   EXPECT_EQ(report.bytes_moved(), memory.bytes_on(100, 1));
 }
 
+TEST_F(JobPacing, CancelBeforePlanningEndsTheJobWithoutReadingAnyProcess) {
+  add_process(100, 1000);
+  add_process(101, 1000);
+  cancel = true;
+  auto report = run({target(100), target(101)});
+  EXPECT_EQ(report.stop_reason, StopReason::cancelled);
+  EXPECT_EQ(memory.pidfd_opens, 0) << "planning read a process after the cancel";
+  EXPECT_EQ(memory.move_calls, 0);
+  EXPECT_EQ(report.bytes_moved(), 0);
+}
+
 TEST_F(JobPacing, DeadlineStopsTheJobBetweenBatches) {
   add_process(100, 10000);
   memory.cost_per_page = std::chrono::microseconds(100);

@@ -10,6 +10,7 @@
 #include "daemon/service/admin/close_on_exec.hpp"
 #include "daemon/service/admin/listen_socket.hpp"
 #include "daemon/service/admin/peer_credentials.hpp"
+#include "daemon/service/instance_lock.hpp"
 
 namespace nb::service {
 
@@ -175,6 +176,25 @@ std::size_t AdminServer::watchers() const {
 
 std::size_t AdminServer::queued_bytes() const {
   return shared_->queued_bytes;
+}
+
+Result<std::unique_ptr<AdminServer>> open_admin_server(asio::io_context& io,
+                                                       const CommandTable& table,
+                                                       const config::AdminConfig& config,
+                                                       std::optional<ActivatedSocket> activated) {
+  // An activated socket's file is systemd's and live: only a socket of our own can be stale.
+  if (!activated) {
+    if (auto removed = remove_stale_socket(config.socket); !removed) {
+      return removed.error();
+    }
+  }
+  auto options = admin_server_options(config);
+  options.activated = std::move(activated);
+  auto server = std::make_unique<AdminServer>(io, table, std::move(options));
+  if (auto started = server->start(); !started) {
+    return started.error();
+  }
+  return server;
 }
 
 }  // namespace nb::service

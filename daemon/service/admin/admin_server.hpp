@@ -80,4 +80,11 @@ class AdminServer {
   bool owns_socket_file_ = false;
 };
 
+// The daemon's admin socket from [admin], started: systemd's activated socket when there is one,
+// else a fresh one at `config.socket` after a stale socket of a crashed run is removed.
+Result<std::unique_ptr<AdminServer>> open_admin_server(asio::io_context& io,
+                                                       const CommandTable& table,
+                                                       const config::AdminConfig& config,
+                                                       std::optional<ActivatedSocket> activated);
+
 }  // namespace nb::service

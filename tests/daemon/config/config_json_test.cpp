@@ -36,6 +36,7 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     "interval": "10s",
     "lock_file": "/run/numabalancer/numabalancerd.lock",
     "log_level": "info",
+    "scan_timeout": "1m",
     "state_dir": "/var/lib/numabalancer"
   },
   "eviction": {

@@ -45,8 +45,8 @@ TEST_F(DaemonFaultTest, RoundWhoseDecisionThrowsIsAFailedRoundAndTheDaemonServes
     std::lock_guard lock(daemon.fakes().mutex);
     daemon.fakes().decide_throws = true;
   }
-  auto reply = client.call("reconcile");
-  ASSERT_TRUE(reply.is_object()) << "the daemon died";
+  auto round = daemon.reconcile(client);
+  ASSERT_TRUE(round.is_object()) << "the daemon died";
   auto status = client.call("status");
   ASSERT_EQ(status["ok"], true) << status.dump();
   EXPECT_EQ(status["result"]["last_round"]["status"], "failed") << status.dump();
@@ -60,7 +60,7 @@ TEST_F(DaemonFaultTest, RoundWhoseDecisionThrowsIsAFailedRoundAndTheDaemonServes
     daemon.fakes().decide_throws = false;
   }
   daemon.set_decision(ready_decision({"pods/a"}));
-  auto next = daemon.run_round();
+  auto next = daemon.reconcile(client);
   EXPECT_EQ(next["outcome"], "started") << "the next round runs as usual: " << next.dump();
 }
 
@@ -70,7 +70,7 @@ TEST_F(DaemonFaultTest, JobWhoseEndThrowsFreesTheJobSlotAndTheDaemonServes) {
   SocketClient client(daemon.socket());
   daemon.set_decision(ready_decision({"pods/a"}));
   daemon.hold_jobs();
-  daemon.run_round();
+  daemon.reconcile(client);
   ASSERT_TRUE(daemon.wait_for_job_entered());
   {
     std::lock_guard lock(daemon.fakes().mutex);
@@ -79,7 +79,7 @@ TEST_F(DaemonFaultTest, JobWhoseEndThrowsFreesTheJobSlotAndTheDaemonServes) {
   daemon.release_jobs();
   ASSERT_TRUE(daemon.wait_until_idle()) << "the job slot stayed taken";
   EXPECT_EQ(internal_errors(client, "job_done"), 1);
-  auto next = daemon.run_round();
+  auto next = daemon.reconcile(client);
   EXPECT_EQ(next["outcome"], "started") << next.dump();
 }
 
