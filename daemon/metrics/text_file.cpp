@@ -1,6 +1,7 @@
 #include "daemon/metrics/text_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -10,9 +11,18 @@
 namespace nb::metrics {
 
 Result<std::string> read_text_file(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking, and only regular files: a FIFO (or a device) at a configured path would block
+  // the host scan for good, or feed it forever.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     return make_error(errno, "open " + path.string());
+  }
+  struct stat status {};
+  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    int code = S_ISREG(status.st_mode) ? errno : EINVAL;
+    ::close(fd);
+    return make_error(code, path.string() + " is not a regular file" +
+                                (S_ISFIFO(status.st_mode) ? " (a named pipe)" : ""));
   }
   std::string content;
   std::array<char, 4096> chunk;

@@ -9,6 +9,7 @@
 
 namespace nb::metrics {
 
+// A regular file only (EINVAL otherwise, naming a named pipe as such), opened without blocking.
 Result<std::string> read_text_file(const std::filesystem::path& path);
 
 // The file's content without surrounding whitespace (sysfs values end with a newline).

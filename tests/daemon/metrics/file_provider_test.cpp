@@ -78,6 +78,16 @@ TEST_F(FileProviderTest, JsonTimeMayBeUnixSeconds) {
   EXPECT_EQ(*values, (NodeValues{{2, 81}}));
 }
 
+TEST_F(FileProviderTest, ANamedPipeAtThePathIsRefusedWithoutBlockingTheScan) {
+  ASSERT_EQ(::mkfifo(tree_.path("m.json").c_str(), 0600), 0);
+  FileProvider provider(Metric::read_latency, config("m.json"));
+  auto values = provider.read(kNow);
+  ASSERT_FALSE(values.ok());
+  EXPECT_NE(values.error().message().find("is not a regular file (a named pipe)"),
+            std::string::npos)
+      << values.error().message();
+}
+
 TEST_F(FileProviderTest, JsonOlderThanMaxAgeIsStale) {
   write("m.json", kJson, kNow);
   auto settings = config("m.json");

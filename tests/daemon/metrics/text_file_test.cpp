@@ -1,6 +1,7 @@
 #include "daemon/metrics/text_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "tests/support/temp_tree.hpp"
 
@@ -29,6 +30,25 @@ TEST(ReadUnsigned, GarbageNamesTheFileAndTheText) {
     ASSERT_FALSE(value.ok()) << garbage;
     EXPECT_NE(value.error().context.find(tree.path("value").string()), std::string::npos);
   }
+}
+
+TEST(ReadTextFile, ANamedPipeIsRefusedAtOnceInsteadOfBlocking) {
+  nb::testing::TempTree tree;
+  auto fifo = tree.path("metrics.prom");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto content = read_text_file(fifo);  // blocked for good before: no writer ever opens it
+  ASSERT_FALSE(content.ok());
+  EXPECT_EQ(content.error().code, EINVAL);
+  EXPECT_NE(content.error().context.find(fifo.string() + " is not a regular file (a named pipe)"),
+            std::string::npos)
+      << content.error().message();
+}
+
+TEST(ReadTextFile, ADirectoryIsNotARegularFile) {
+  nb::testing::TempTree tree;
+  auto content = read_text_file(tree.root());
+  ASSERT_FALSE(content.ok());
+  EXPECT_NE(content.error().context.find("is not a regular file"), std::string::npos);
 }
 
 TEST(Trim, DropsSurroundingWhitespaceOnly) {
