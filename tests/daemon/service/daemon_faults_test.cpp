@@ -64,19 +64,30 @@ TEST_F(DaemonFaultTest, RoundWhoseDecisionThrowsIsAFailedRoundAndTheDaemonServes
   EXPECT_EQ(next["outcome"], "started") << "the next round runs as usual: " << next.dump();
 }
 
+// The clock is read while the job's progress is published too, so the fault is armed only after
+// that event went out and nothing else reads the clock until the job ends.
 TEST_F(DaemonFaultTest, JobWhoseEndThrowsFreesTheJobSlotAndTheDaemonServes) {
   DaemonHarness daemon(tree);
   ASSERT_TRUE(daemon.start().ok());
   SocketClient client(daemon.socket());
+  SocketClient watcher(daemon.socket());
+  ASSERT_EQ(watcher.call("watch")["ok"], true);
   daemon.set_decision(ready_decision({"pods/a"}));
   daemon.hold_jobs();
   daemon.reconcile(client);
   ASSERT_TRUE(daemon.wait_for_job_entered());
+  bool progressed = false;
+  while (!progressed) {
+    auto line = watcher.read_line(5s);
+    ASSERT_TRUE(line.has_value()) << "no job_progress event";
+    progressed = json::parse(*line, nullptr, false).value("event", "") == "job_progress";
+  }
   {
     std::lock_guard lock(daemon.fakes().mutex);
     daemon.fakes().clock_throws_once = true;
   }
   daemon.release_jobs();
+  std::this_thread::sleep_for(300ms);
   ASSERT_TRUE(daemon.wait_until_idle()) << "the job slot stayed taken";
   EXPECT_EQ(internal_errors(client, "job_done"), 1);
   auto next = daemon.reconcile(client);
