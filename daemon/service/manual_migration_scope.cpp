@@ -1,27 +1,15 @@
 #include "daemon/service/manual_migration_scope.hpp"
 
 #include <cerrno>
-#include <fstream>
-#include <optional>
-#include <sstream>
 #include <string>
 
+#include "actuator/process_identity.hpp"
 #include "daemon/host/cgroup_glob.hpp"
 
 namespace nb::service {
 namespace {
 
 constexpr const char* kRootOnly = " is outside the configured pools; only root may move it";
-
-bool lists_memory(std::string_view controllers) {
-  std::stringstream list{std::string(controllers)};
-  for (std::string controller; std::getline(list, controller, ',');) {
-    if (controller == "memory") {
-      return true;
-    }
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -43,32 +31,15 @@ bool in_pools(const std::filesystem::path& relative, const std::vector<config::P
 }
 
 Result<std::filesystem::path> memory_cgroup_of(int pid, const std::filesystem::path& proc_root) {
-  auto file = proc_root / std::to_string(pid) / "cgroup";
-  std::ifstream in(file);
-  if (!in) {
-    return make_error(errno != 0 ? errno : ENOENT, "read " + file.string());
+  // The v1 memory hierarchy's line where there is one (hybrid hosts), else the v2 line.
+  auto cgroup = actuator::process_cgroup(proc_root, pid, false);
+  if (!cgroup && cgroup.error().code == ENODATA) {
+    cgroup = actuator::process_cgroup(proc_root, pid, true);
   }
-  std::optional<std::string> unified;
-  for (std::string line; std::getline(in, line);) {
-    // hierarchy-id:controllers:path; the path may itself hold ':'.
-    auto first = line.find(':');
-    auto second = first == std::string::npos ? first : line.find(':', first + 1);
-    if (second == std::string::npos) {
-      continue;
-    }
-    std::string_view controllers(line.data() + first + 1, second - first - 1);
-    std::string path = line.substr(second + 1);
-    if (lists_memory(controllers)) {
-      return std::filesystem::path(path).relative_path();
-    }
-    if (line.starts_with("0::")) {
-      unified = path;
-    }
+  if (!cgroup) {
+    return cgroup.error();
   }
-  if (!unified) {
-    return make_error(0, file.string() + " names no memory cgroup");
-  }
-  return std::filesystem::path(*unified).relative_path();
+  return std::filesystem::path(*cgroup).relative_path();
 }
 
 Result<Ok, ManualMigrationError> check_cgroup_scope(const std::filesystem::path& relative,
