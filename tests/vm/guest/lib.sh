@@ -212,6 +212,14 @@ wl_bytes_on() {
   echo "${value:-0}"
 }
 
+# wl_hot_bytes_on NAME NODE: the same for the hot tail of a workload started with --hot-tail-mib.
+wl_hot_bytes_on() {
+  local reply value
+  reply=$(wl_ask "$1" where hot)
+  value=$(field "$reply" "N$2")
+  echo "${value:-0}"
+}
+
 nb_cleanup_scenario() {
   local pid
   for pid in $(cat "$NB_PIDS"); do kill -9 "$pid" 2>/dev/null; done
