@@ -166,5 +166,22 @@ TEST(ReportJson, OverTheLimitKeepsTheProcessesWithMostOnTheSource) {
   EXPECT_EQ(container["bytes_on_source"], 2 * kMiB + 300 * 4096) << "totals count every process";
 }
 
+// A dry run moves nothing: it says what a real run would move and claims no threshold, though
+// the engine computed one from what it found.
+TEST(ReportJson, ADryRunClaimsNoThresholdAndSaysWhatWouldMove) {
+  auto report = sample_report();
+  report.dry_run = true;
+  report.threshold_met = true;
+  for (auto& process : report.containers[0].processes) {
+    process.bytes_moved_to.clear();
+    process.outcomes = {};
+  }
+  json document = to_json(report);
+  EXPECT_TRUE(document["threshold_met"].is_null()) << document["threshold_met"];
+  EXPECT_EQ(document["would_move_bytes"], report.goal);
+  EXPECT_EQ(document["bytes_moved"], 0);
+  EXPECT_FALSE(to_json(sample_report()).contains("would_move_bytes"));
+}
+
 }  // namespace
 }  // namespace nb::codec
