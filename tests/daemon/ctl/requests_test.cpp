@@ -117,7 +117,7 @@ TEST_F(RequestsTest, HistoryAsksForTheLastTwentyRoundsByDefault) {
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(sent[0].cmd, "history");
   EXPECT_EQ(sent[0].args, json({{"limit", 20}}));
-  EXPECT_THAT(out, HasSubstr("TRIGGER"));
+  EXPECT_THAT(out, HasSubstr("no rounds kept yet"));
 }
 
 TEST_F(RequestsTest, HistorySinceSendsTheLimitOnlyWhenGiven) {
@@ -172,7 +172,7 @@ TEST_F(RequestsTest, JsonFlagPrintsTheResultAsSent) {
 }
 
 TEST_F(RequestsTest, AReplyOfAnUnknownShapeIsAnErrorThatPointsAtJson) {
-  EXPECT_EQ(run("status", {}, {wire::success(nullptr, {{"uptime_s", "a while"}})}), kFailed);
+  EXPECT_EQ(run("status", {}, {wire::success(nullptr, {{"dry_run", "a while"}})}), kFailed);
   EXPECT_EQ(out, "");
   EXPECT_NE(err.find("cannot show the reply to status"), std::string::npos) << err;
   EXPECT_NE(err.find("--json prints it"), std::string::npos) << err;
@@ -191,8 +191,11 @@ TEST(Requests, NoDaemonIsUsageWithTheSocketNamed) {
   options.socket = tree.path("none.sock").string();
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(ask(options, "status", json::object(), format_status), kUsage);
-  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(err,
               HasSubstr("numabalancerctl: cannot connect to numabalancerd at " + options.socket));
+  EXPECT_THAT(err, HasSubstr("--socket"));
+  EXPECT_THAT(err, HasSubstr("$NUMABALANCER_SOCKET"));
 }
 
 }  // namespace
