@@ -15,6 +15,7 @@
 
 #include "daemon/wire/protocol.hpp"
 #include "tests/daemon/ctl/parse_command.hpp"
+#include "tests/daemon/ctl/scripted_daemon.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::ctl {
@@ -196,6 +197,35 @@ TEST(Requests, NoDaemonIsUsageWithTheSocketNamed) {
               HasSubstr("numabalancerctl: cannot connect to numabalancerd at " + options.socket));
   EXPECT_THAT(err, HasSubstr("--socket"));
   EXPECT_THAT(err, HasSubstr("$NUMABALANCER_SOCKET"));
+}
+
+// A dry run claims no threshold: it exits 0 once it ran, and says what it would move.
+TEST(Requests, MigrateDryRunSucceedsWithoutAThreshold) {
+  nb::testing::TempTree tree;
+  Options options;
+  options.socket = tree.path("admin.sock").string();
+  json done{{"job", 8},
+            {"outcome", "done"},
+            {"moved_bytes", 0},
+            {"report",
+             {{"dry_run", true},
+              {"threshold_met", nullptr},
+              {"stop_reason", "completed"},
+              {"goal", 4 << 20},
+              {"bytes_on_source", 6 << 20}}}};
+  nb::testing::ScriptedDaemon daemon(options.socket, [&](const wire::Request& request) {
+    if (request.cmd == "migrate") {
+      return std::vector<std::string>{nb::testing::reply(request, {{"job", 8}}),
+                                      nb::testing::event_line("job_done", done)};
+    }
+    return std::vector<std::string>{nb::testing::reply(request, json::object())};
+  });
+  Action action =
+      parse_command("migrate", {"--pid", "42", "--from", "1", "--to", "0", "--dry-run"});
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(action(options, *find_command("migrate")), kOk);
+  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
+              HasSubstr("job 8: done, dry run: would move 4.0 MiB, nothing moved"));
 }
 
 }  // namespace
