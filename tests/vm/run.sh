@@ -44,7 +44,7 @@ summary() {
 guests=(
   "vm-2nodes stable 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects,hot_first 900 512"
   "vm-4nodes stable 4nodes smoke,four_nodes_plan,destination_full,daemon_four_nodes,daemon_faults 600 512"
-  "vm-2nodes backports 2nodes smoke,manual_migration,throughput,daemon,hot_first 900 768"
+  "vm-2nodes backports 2nodes smoke,manual_migration,walk,hot_first 900 768"
 )
 
 missing=()

@@ -34,11 +34,13 @@ migrate_order() {
   clean_exit "$order.exit" "$RUN_STATUS"
   moved=$(json "$out" /bytes_moved)
   HOT_MOVED=$(wl_hot_bytes_on "$order" 1)
-  info "$order: moved ${moved:-0} bytes, of them ${HOT_MOVED} of the hot $hot, in $RUN_MS ms" \
-    "(order used $(json "$out" /page_order/used), window $(json "$out" /page_order/window_ms) ms," \
-    "reason $(json "$out" /page_order/fallback_reason))"
+  info "$order: moved ${moved:-0} bytes, of them ${HOT_MOVED} of the hot $hot (from regions DAMON saw" \
+    "accessed: $(json "$out" /bytes_moved_accessed)), in $RUN_MS ms" \
+    "(order used $(json "$out" /page_order), window $(json "$out" /hotness_window_ms) ms," \
+    "reason $(json "$out" /page_order_fallback))"
   result "hot_first_${order}_hot_moved_percent=$(percent "$HOT_MOVED" "$hot")"
   result "hot_first_${order}_wall_ms=$RUN_MS"
+  result "hot_first_${order}_window_ms=$(json "$out" /hotness_window_ms)"
   check_le "$order.budget" "${moved:-0}" $((64 * MIB + 2 * MIB)) "bytes moved within the 64 MiB budget"
   wl_verify "$order" "$order.data"
   wl_stop "$WL_PID"
@@ -50,12 +52,12 @@ check_le address.hot_moved "$address_hot" $((hot / 10)) "address order moves nex
 
 migrate_order hot_first || exit 1
 if [ $has_damon = 1 ]; then
-  check_eq hot_first.order_used "$(json /tmp/hot_hot_first.json /page_order/used)" hot_first "the report's order"
+  check_eq hot_first.order_used "$(json /tmp/hot_hot_first.json /page_order)" hot_first "the report's order"
   check_ge hot_first.hot_moved "$HOT_MOVED" $((hot * 9 / 10)) "hot_first moves >= 90 % of the hot 32 MiB"
   check_eq hot_first.no_kdamond_left "$(cat $damon_admin/kdamonds/nr_kdamonds)" 0 "no kdamond left behind"
 else
-  check_eq hot_first.fallback "$(json /tmp/hot_hot_first.json /page_order/used)" address "falls back to address order"
-  reason=$(json /tmp/hot_hot_first.json /page_order/fallback_reason)
+  check_eq hot_first.fallback "$(json /tmp/hot_hot_first.json /page_order)" address "falls back to address order"
+  reason=$(json /tmp/hot_hot_first.json /page_order_fallback)
   case $reason in
     *DAMON*) pass hot_first.fallback_reason "the report says why: $reason" ;;
     *) fail hot_first.fallback_reason "the report names no reason about DAMON: '$reason'" ;;
