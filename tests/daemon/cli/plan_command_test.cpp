@@ -113,7 +113,7 @@ TEST(PlanCommand, ExplainGivesTheProvidersReasonForAMetricWithoutData) {
     ],
     "meta": {"metrics": {
       "read_latency": {"available": false, "provider": null,
-                       "unavailable_reason": "file: /run/nb.prom: stale sample m{node="1"}"},
+                       "unavailable_reason": "file: /run/nb.prom: stale sample m{node=\"1\"}"},
       "bandwidth": {"available": true, "provider": "file"}}}
   })");
   const Outcome run = run_daemon("plan --explain --snapshot " + quoted(file));
