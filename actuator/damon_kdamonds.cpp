@@ -127,8 +127,9 @@ Result<StaleCleanup> remove_stale_kdamonds(DamonSysfs& sysfs,
     return cleanup;
   }
   if (!census->all_marked()) {
-    cleanup.left_alone = std::to_string(census->count) +
-                         " kdamonds, not all of them numabalancer's: another tool uses DAMON";
+    auto foreign = std::count(census->creators.begin(), census->creators.end(), std::nullopt);
+    cleanup.left_alone = std::to_string(foreign) + (foreign == 1 ? " kdamond" : " kdamonds") +
+                         " of another tool in DAMON's list";
     return cleanup;
   }
   for (const auto& creator : census->creators) {

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "base/parse_units.hpp"
+
 namespace nb::actuator {
 namespace {
 
@@ -67,6 +69,15 @@ JobHotness survey_hotness(const JobPlan& plan, const JobOptions& options, DamonS
   }
   if (options.dry_run) {
     report.page_order_fallback = "a dry run moves nothing, so DAMON did not watch it";
+    return {};
+  }
+  // The window counts against the deadline: a job that spent most of it watching would move
+  // little in the rest.
+  if (options.hotness_window * 2 > options.deadline) {
+    report.page_order_fallback = "the hotness window (" +
+                                 exact_duration_text(options.hotness_window) +
+                                 ") would take more than half of the job's deadline (" +
+                                 exact_duration_text(options.deadline) + ")";
     return {};
   }
   auto pids = walked_pids(plan, options);

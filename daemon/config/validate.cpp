@@ -104,20 +104,12 @@ void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
               {"supported_pools", supported_pools_named}});
 }
 
-// DAMON needs 20 aggregations of at least 5 ms in the window, and the window counts against the
-// job's deadline: a job that spent it all watching would move nothing.
+// DAMON needs 20 aggregations of at least 5 ms in the window.
 void hotness_window_fits(const ActuatorConfig& actuator, Checker& check) {
   constexpr Duration kShortestWindow{100};
-  if (actuator.hotness_window.count() <= 0) {
-    return;
-  }
-  if (actuator.hotness_window < kShortestWindow) {
+  if (actuator.hotness_window.count() > 0 && actuator.hotness_window < kShortestWindow) {
     check.fail("actuator.hotness_window",
                fmt::format("must be at least {}", exact_duration_text(kShortestWindow)));
-  } else if (actuator.job_deadline.count() > 0 &&
-             actuator.hotness_window >= actuator.job_deadline) {
-    check.fail("actuator.hotness_window", fmt::format("must be shorter than job_deadline ({})",
-                                                      exact_duration_text(actuator.job_deadline)));
   }
 }
 

@@ -144,6 +144,31 @@ TEST(HotFirstJob, AFailedDamonWriteFallsBackToAddressOrderAndStillMovesTheBudget
   }
 }
 
+TEST(HotFirstJob, KdamondsThatCannotBeRemovedAreAnErrorAndStartUpRemovesThem) {
+  HotFirstBench bench;
+  bench.damon.after_write = [&bench](const std::string& path, std::string_view value) {
+    if (path == "kdamonds/0/state" && value == "off") {
+      std::size_t next = bench.damon.writes().size();
+      for (std::size_t i = next; i < next + 3; ++i) {
+        bench.damon.fail_writes[i] = EIO;  // every try of nr_kdamonds 0
+      }
+    }
+  };
+  auto report = bench.run();
+  EXPECT_EQ(report.page_order, PageOrder::hot_first) << "the regions were read before";
+  ASSERT_EQ(report.errors.size(), 1u);
+  EXPECT_EQ(report.errors[0].code, EIO);
+  EXPECT_NE(report.errors[0].message.find("nr_kdamonds"), std::string::npos);
+  EXPECT_NE(report.errors[0].hint.find("next starts"), std::string::npos);
+  ASSERT_EQ(bench.damon.nr_kdamonds(), 1u);
+  bench.damon.after_write = nullptr;
+  // The next start-up: this test's pid has no entry in the fake /proc, as a dead run's would not.
+  auto cleanup = remove_stale_kdamonds(bench.damon, bench.tree.path("proc"), -1);
+  ASSERT_TRUE(cleanup.ok());
+  EXPECT_EQ(cleanup->removed, 1u);
+  EXPECT_EQ(bench.damon.nr_kdamonds(), 0u);
+}
+
 TEST(HotFirstJob, AnotherToolsKdamondOnOrOffMeansAddressOrderAndStaysUntouched) {
   for (bool on : {true, false}) {
     HotFirstBench bench;
@@ -222,6 +247,17 @@ TEST(HotFirstJob, AProcessTheFastPathMovesWholeIsNotWatched) {
   EXPECT_EQ(report.page_order, PageOrder::address);
   EXPECT_NE(report.page_order_fallback.find("fast path"), std::string::npos);
   EXPECT_EQ(report.bytes_moved(), kMapping);
+}
+
+TEST(HotFirstJob, AWindowOfMoreThanHalfTheDeadlineIsNotSpent) {
+  HotFirstBench bench;
+  bench.options.deadline = 8s;
+  auto report = bench.run();
+  EXPECT_TRUE(bench.damon.writes().empty());
+  EXPECT_EQ(report.page_order, PageOrder::address);
+  EXPECT_EQ(report.page_order_fallback,
+            "the hotness window (5s) would take more than half of the job's deadline (8s)");
+  EXPECT_EQ(report.bytes_moved(), 16 * kMiB);
 }
 
 TEST(HotFirstJob, ADryRunNeverStartsDamon) {
