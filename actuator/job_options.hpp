@@ -11,6 +11,7 @@
 
 #include "actuator/memory_syscalls.hpp"
 #include "actuator/migration_report.hpp"
+#include "actuator/page_order.hpp"
 #include "base/units.hpp"
 
 namespace nb::actuator {
@@ -42,6 +43,10 @@ struct JobOptions {
   // without our per-page queries, but the process stalls for the whole move, so the default
   // keeps that stall about one full batch long. 0 disables the fast path.
   Bytes fast_path_max_bytes = 16 * kMiB;
+  // hot_first watches the processes with DAMON for the window before moving them (see
+  // job_hotness.hpp); the window counts against the deadline.
+  PageOrder page_order = PageOrder::automatic;
+  Duration hotness_window = 5s;
 };
 
 struct JobProgress {

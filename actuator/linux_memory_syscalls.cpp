@@ -10,6 +10,7 @@
 #include <limits>
 #include <thread>
 
+#include "actuator/file_descriptor.hpp"
 #include "actuator/pidfd.hpp"
 
 namespace nb::actuator {
@@ -54,22 +55,6 @@ constexpr std::uint64_t kPageFlagThp = 1ULL << 22;
 // for scattered single pages one pread each costs about what move_pages' batched query does.
 constexpr std::uintptr_t kPlacementGap = 32 * kBasePage;
 constexpr std::uintptr_t kPlacementMinimum = 16 * kBasePage;
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 void append_range(std::vector<ResidentRange>& ranges, ResidentRange range) {
   if (!ranges.empty() && ranges.back().end == range.start && ranges.back().huge == range.huge &&

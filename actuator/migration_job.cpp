@@ -3,26 +3,29 @@
 #include <algorithm>
 
 #include "actuator/destination_picker.hpp"
+#include "actuator/job_hotness.hpp"
 #include "actuator/job_ledger.hpp"
 #include "actuator/job_pacer.hpp"
 #include "actuator/job_plan.hpp"
 #include "actuator/page_mover.hpp"
 #include "actuator/page_walk.hpp"
 #include "actuator/process_move.hpp"
+#include "actuator/walk_order.hpp"
 
 namespace nb::actuator {
 namespace {
 
-// The job: its plan, then each target's processes in turn, each offered to the fast path and
-// otherwise walked VMA by VMA with the mover draining what the walk finds.
+// The job: its plan, its page order, then each target's processes in turn, each offered to the
+// fast path and otherwise walked span by span with the mover draining what the walk finds.
 class Job {
  public:
   Job(const std::vector<MigrationTarget>& targets, const JobOptions& options,
-      MemorySyscalls& syscalls, const std::filesystem::path& proc_root,
+      MemorySyscalls& syscalls, DamonSysfs* damon, const std::filesystem::path& proc_root,
       const std::atomic<bool>& cancel, const std::function<void(const JobProgress&)>& on_progress)
       : targets_(targets),
         options_(options),
         syscalls_(syscalls),
+        damon_(damon),
         proc_root_(proc_root),
         cancel_(cancel),
         on_progress_(on_progress),
@@ -44,6 +47,7 @@ class Job {
   const std::vector<MigrationTarget>& targets_;
   const JobOptions& options_;
   MemorySyscalls& syscalls_;
+  DamonSysfs* damon_;
   const std::filesystem::path& proc_root_;
   const std::atomic<bool>& cancel_;
   const std::function<void(const JobProgress&)>& on_progress_;
@@ -54,6 +58,7 @@ class Job {
   PageMover mover_;
   PageWalk walk_;
   ProcessMove process_;
+  JobHotness hotness_;
 };
 
 MigrationReport Job::run() {
@@ -75,6 +80,9 @@ MigrationReport Job::run() {
     pacer_.stop(StopReason::cancelled);
   } else if (report.goal <= 0) {
     pacer_.stop(StopReason::nothing_to_move);
+  } else {
+    hotness_ =
+        survey_hotness(plan, options_, damon_, syscalls_, proc_root_, cancel_, ledger_.report());
   }
   for (auto& target_plan : plan.targets) {
     ContainerReport container;
@@ -130,11 +138,12 @@ void Job::migrate_process(const TargetPlan& plan, ProcessPlan& process, ProcessR
   // The pid may name another process, or the process another cgroup, since the plan read it.
   if (process_.confirm(report) && !mover_.move_whole_process(plan, process_, vmas, report) &&
       !process_.done) {
-    for (const auto& vma : vmas) {
-      if (vma.pages_on(options_.source_node) <= 0 || vma.end <= vma.start) {
-        continue;
-      }
-      if (!walk_.walk(vma, process_, report, drain)) {
+    const auto* regions = hotness_.regions_of(process.pid);
+    report.hot_first = regions != nullptr;
+    // Each VMA's pages found so far, over its spans: numa_maps' count ends its walk.
+    std::vector<std::int64_t> found(vmas.size(), 0);
+    for (const auto& span : walk_order(vmas, options_.source_node, regions)) {
+      if (!walk_.walk(vmas[span.vma], span, found[span.vma], process_, report, drain)) {
         break;
       }
     }
@@ -159,11 +168,19 @@ void Job::report_progress() {
 
 MigrationReport run_migration(const std::vector<MigrationTarget>& targets,
                               const JobOptions& options, MemorySyscalls& syscalls,
+                              DamonSysfs* damon, const std::filesystem::path& proc_root,
+                              const std::atomic<bool>& cancel,
+                              const std::function<void(const JobProgress&)>& on_progress) {
+  Job job(targets, options, syscalls, damon, proc_root, cancel, on_progress);
+  return job.run();
+}
+
+MigrationReport run_migration(const std::vector<MigrationTarget>& targets,
+                              const JobOptions& options, MemorySyscalls& syscalls,
                               const std::filesystem::path& proc_root,
                               const std::atomic<bool>& cancel,
                               const std::function<void(const JobProgress&)>& on_progress) {
-  Job job(targets, options, syscalls, proc_root, cancel, on_progress);
-  return job.run();
+  return run_migration(targets, options, syscalls, nullptr, proc_root, cancel, on_progress);
 }
 
 }  // namespace nb::actuator

@@ -137,6 +137,32 @@ Bytes MigrationReport::bytes_moved() const {
   return sum_of(containers, &ContainerReport::bytes_moved);
 }
 
+Bytes MigrationReport::bytes_moved_accessed() const {
+  Bytes total = 0;
+  for (const auto& container : containers) {
+    for (const auto& process : container.processes) {
+      total += process.hot_first ? process.bytes_moved_accessed : 0;
+    }
+  }
+  return total;
+}
+
+Bytes MigrationReport::bytes_moved_not_accessed() const {
+  return bytes_moved_in(PageOrder::hot_first) - bytes_moved_accessed();
+}
+
+Bytes MigrationReport::bytes_moved_in(PageOrder order) const {
+  Bytes total = 0;
+  for (const auto& container : containers) {
+    for (const auto& process : container.processes) {
+      if (process.hot_first == (order == PageOrder::hot_first)) {
+        total += process.bytes_moved();
+      }
+    }
+  }
+  return total;
+}
+
 Bytes MigrationReport::bytes_placed() const {
   return bytes_moved() + sum_of(containers, &ContainerReport::bytes_already_on_destination);
 }

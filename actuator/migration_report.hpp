@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "actuator/page_order.hpp"
 #include "base/units.hpp"
 
 namespace nb::actuator {
@@ -50,8 +51,10 @@ struct ProcessReport {
   std::int64_t syscalls = 0;
   Nanoseconds longest_call{0};
   Nanoseconds elapsed{0};
-  bool fast_path = false;  // migrate_pages moved it
-  bool vanished = false;   // exited during the job
+  bool fast_path = false;          // migrate_pages moved it
+  bool vanished = false;           // exited during the job
+  bool hot_first = false;          // walked hottest region first: DAMON watched it
+  Bytes bytes_moved_accessed = 0;  // of bytes moved, those from regions DAMON saw accessed
 
   Bytes bytes_moved() const;
   double rate_mib_per_s() const;
@@ -105,8 +108,19 @@ struct MigrationReport {
   std::vector<DroppedDestination> dropped_destinations;
   std::vector<ReportError> errors;
   Nanoseconds elapsed{0};
+  // The order pages went in: hot_first when DAMON watched at least one process. The fallback
+  // says why some or all went in address order though hot_first was asked for (or auto chose
+  // it); empty when none did. The cost is DAMON's run: set-up, the window and clean-up.
+  PageOrder page_order = PageOrder::address;
+  std::string page_order_fallback;
+  Nanoseconds hotness_cost{0};
 
   Bytes bytes_moved() const;
+  // Moved by processes walked hot first, from regions DAMON saw accessed and from the rest.
+  Bytes bytes_moved_accessed() const;
+  Bytes bytes_moved_not_accessed() const;
+  // Moved by processes walked in `order`.
+  Bytes bytes_moved_in(PageOrder order) const;
   // Moved, plus what was found already on a destination: both now sit where the plan wants them.
   Bytes bytes_placed() const;
   Bytes bytes_on_source() const;

@@ -238,15 +238,17 @@ void PageMover::classify(std::span<const PageEntry> entries, std::span<const int
       // A batch's pages mostly share one outcome: count each run of equal nodes at once.
       std::size_t first = i;
       Bytes bytes = 0;
+      Bytes accessed = 0;
       std::int64_t pages = 0;
       for (; i < entries.size() && status[i] == value; ++i) {
         bytes += entries[i].bytes();
+        accessed += entries[i].accessed ? entries[i].bytes() : 0;
         pages += entries[i].base_pages;
       }
       if (value == source && plan.allows(source)) {
         ledger_.record_already(bytes, pages, report);
       } else if (value != source && plan.allows(value)) {
-        credit_moved(value, bytes, pages, report);
+        credit_moved(value, bytes, pages, report, accessed);
       } else {
         report.outcomes.other += static_cast<std::int64_t>(i - first);
       }
@@ -301,7 +303,8 @@ void PageMover::retry_busy(std::vector<PageEntry>& busy, NodeId dest, const Targ
   std::vector<PageEntry> again;
   for (std::size_t i = 0; i < busy.size(); ++i) {
     if (status[i] >= 0 && status[i] != source && plan.allows(status[i])) {
-      credit_moved(status[i], busy[i].bytes(), busy[i].base_pages, report);
+      credit_moved(status[i], busy[i].bytes(), busy[i].base_pages, report,
+                   busy[i].accessed ? busy[i].bytes() : 0);
     } else if (status[i] == source) {
       again.push_back(busy[i]);
     } else {
@@ -347,11 +350,13 @@ SyscallResult PageMover::timed_move(int pid, std::span<const std::uintptr_t> pag
   return result;
 }
 
-void PageMover::credit_moved(NodeId node, Bytes bytes, std::int64_t pages, ProcessReport& report) {
+void PageMover::credit_moved(NodeId node, Bytes bytes, std::int64_t pages, ProcessReport& report,
+                             Bytes accessed) {
   if (bytes <= 0) {
     return;
   }
   ledger_.record_moved(node, bytes, pages, report);
+  report.bytes_moved_accessed += accessed;
   picker_.record_moved(node, bytes);
 }
 

@@ -62,7 +62,9 @@ class PageMover {
   SyscallResult timed_move(int pid, std::span<const std::uintptr_t> pages,
                            std::span<const int> nodes, std::span<int> status, ProcessReport& report,
                            std::int64_t base_pages);
-  void credit_moved(NodeId node, Bytes bytes, std::int64_t pages, ProcessReport& report);
+  // `accessed`: how many of `bytes` came from regions DAMON saw accessed.
+  void credit_moved(NodeId node, Bytes bytes, std::int64_t pages, ProcessReport& report,
+                    Bytes accessed = 0);
   std::vector<NodeId> excluded_for(const TargetPlan& plan, const ProcessMove& process) const;
 
   const JobOptions& options_;

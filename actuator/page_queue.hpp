@@ -19,6 +19,7 @@ struct PageEntry {
   std::uintptr_t address = 0;
   std::int64_t base_pages = 1;  // 512 for a transparent huge page moved by its head address
   bool requeued = false;        // already put back once after ENOMEM
+  bool accessed = false;        // in a region DAMON saw accessed (hot-first order only)
 
   Bytes bytes() const { return base_pages * kBasePageBytes; }
 };
@@ -48,13 +49,13 @@ class PageQueue {
 
   // `count` pages of `base_pages` each, `stride` bytes apart from `address`: a placed range.
   void push_run(std::uintptr_t address, std::size_t count, std::uintptr_t stride,
-                std::int64_t base_pages) {
+                std::int64_t base_pages, bool accessed = false) {
     if (count == 0) {
       return;
     }
-    push_back({address, base_pages, false});
+    push_back({address, base_pages, false, accessed});
     for (std::size_t k = 1; k < count; ++k) {
-      entries_.push_back({address + k * stride, base_pages, false});
+      entries_.push_back({address + k * stride, base_pages, false, accessed});
     }
     base_pages_ += static_cast<std::int64_t>(count - 1) * base_pages;
   }

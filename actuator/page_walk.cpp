@@ -22,18 +22,20 @@ constexpr int kUntouched = std::numeric_limits<int>::min();
 class VmaWalk {
  public:
   VmaWalk(MemorySyscalls& syscalls, const std::filesystem::path& proc_root, JobLedger& ledger,
-          NodeId source, const Vma& vma, ProcessMove& process, ProcessReport& report,
-          const std::function<bool()>& drain)
+          NodeId source, const Vma& vma, const WalkSpan& span, std::int64_t& found,
+          ProcessMove& process, ProcessReport& report, const std::function<bool()>& drain)
       : syscalls_(syscalls),
         proc_root_(proc_root),
         ledger_(ledger),
         source_(source),
         vma_(vma),
+        span_(span),
         process_(process),
         report_(report),
         drain_(drain),
         expected_(vma.pages_on(source) *
-                  (std::max<Bytes>(vma.page_size, kBasePageBytes) / kBasePageBytes)) {}
+                  (std::max<Bytes>(vma.page_size, kBasePageBytes) / kBasePageBytes)),
+        found_(found) {}
 
   bool run();
 
@@ -51,11 +53,12 @@ class VmaWalk {
   JobLedger& ledger_;
   NodeId source_;
   const Vma& vma_;
+  const WalkSpan& span_;
   ProcessMove& process_;
   ProcessReport& report_;
   const std::function<bool()>& drain_;
   std::int64_t expected_;
-  std::int64_t found_ = 0;
+  std::int64_t& found_;  // of the whole VMA, over all its spans
   // Addresses of unknown node waiting for the next query, and their sizes in base pages.
   std::vector<std::uintptr_t> addresses_;
   std::vector<std::int64_t> sizes_;
@@ -68,10 +71,13 @@ class VmaWalk {
 // the last, so a VMA of terabytes (sanitizer shadow, reserved heaps) still takes a few dozen
 // reads. Windows end on huge-page boundaries: a transparent huge page never straddles two.
 bool VmaWalk::run() {
+  if (found_ >= expected_) {
+    return true;
+  }
   std::uintptr_t span = kFirstResidentWindow;
-  for (std::uintptr_t window = vma_.start; window < vma_.end;) {
-    std::uintptr_t window_end = vma_.end;
-    if (vma_.end - window > span) {
+  for (std::uintptr_t window = span_.start; window < span_.end;) {
+    std::uintptr_t window_end = span_.end;
+    if (span_.end - window > span) {
       window_end = window + span;
       window_end -= window_end % static_cast<std::uintptr_t>(kPmdBytes);
     }
@@ -192,7 +198,7 @@ bool VmaWalk::settle() {
 // `count` pages found on the source, `stride` bytes apart from `address`.
 void VmaWalk::on_source(std::uintptr_t address, std::size_t count, std::uintptr_t stride,
                         std::int64_t base_pages) {
-  process_.pending.push_run(address, count, stride, base_pages);
+  process_.pending.push_run(address, count, stride, base_pages, span_.accessed);
   found_ += static_cast<std::int64_t>(count) * base_pages;
   report_.bytes_on_source += static_cast<Bytes>(count) * base_pages * kBasePageBytes;
 }
@@ -201,7 +207,14 @@ void VmaWalk::on_source(std::uintptr_t address, std::size_t count, std::uintptr_
 
 bool PageWalk::walk(const Vma& vma, ProcessMove& process, ProcessReport& report,
                     const std::function<bool()>& drain) {
-  return VmaWalk(syscalls_, proc_root_, ledger_, source_, vma, process, report, drain).run();
+  std::int64_t found = 0;
+  return walk(vma, WalkSpan{0, vma.start, vma.end, false}, found, process, report, drain);
+}
+
+bool PageWalk::walk(const Vma& vma, const WalkSpan& span, std::int64_t& found, ProcessMove& process,
+                    ProcessReport& report, const std::function<bool()>& drain) {
+  return VmaWalk(syscalls_, proc_root_, ledger_, source_, vma, span, found, process, report, drain)
+      .run();
 }
 
 }  // namespace nb::actuator

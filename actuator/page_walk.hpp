@@ -2,7 +2,8 @@
 // The walk: finds a VMA's pages on the source node and queues them for the mover. The page map
 // says which pages are resident and, for root, on which node; pages it cannot place are asked
 // about with move_pages queries of up to kQueryChunk addresses. numa_maps' count of pages on
-// the source ends the walk of a VMA early once they are all found.
+// the source ends the walk of a VMA early once they are all found, whichever of its spans (see
+// walk_order.hpp) found them.
 
 #include <cstddef>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "actuator/migration_report.hpp"
 #include "actuator/numa_maps.hpp"
 #include "actuator/process_move.hpp"
+#include "actuator/walk_order.hpp"
 
 namespace nb::actuator {
 
@@ -30,6 +32,11 @@ class PageWalk {
   // drain said so, the process vanished, or a query failed.
   bool walk(const Vma& vma, ProcessMove& process, ProcessReport& report,
             const std::function<bool()>& drain);
+  // Walks one span of `vma`. `found` holds the base pages of the VMA that its earlier spans found
+  // on the source, and grows by this span's: once it reaches numa_maps' count, the span is not
+  // walked further (it is not walked at all when the count was reached before it).
+  bool walk(const Vma& vma, const WalkSpan& span, std::int64_t& found, ProcessMove& process,
+            ProcessReport& report, const std::function<bool()>& drain);
 
  private:
   MemorySyscalls& syscalls_;

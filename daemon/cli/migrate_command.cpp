@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "actuator/damon_sysfs.hpp"
 #include "actuator/linux_memory_syscalls.hpp"
 #include "actuator/migration_job.hpp"
 #include "daemon/cli/commands.hpp"
@@ -54,6 +55,7 @@ struct MigrateOptions {
   std::optional<double> rate;
   bool dry_run = false;
   bool json = false;
+  std::string page_order;  // empty: [actuator] page_order
 };
 
 std::atomic<bool> interrupted{false};
@@ -119,6 +121,12 @@ Checked<ManualMigration> read_request(const MigrateOptions& options,
     }
     request.max_bytes = budget.value();
   }
+  if (!options.page_order.empty()) {
+    request.page_order = actuator::parse_page_order(options.page_order);
+    if (!request.page_order) {
+      return BadInput{"--page-order must be auto, hot_first or address"};
+    }
+  }
   if (options.pid) {
     request.pid = options.pid;
   } else {
@@ -178,7 +186,8 @@ actuator::MigrationReport run_job(const actuator::MigrationTarget& target,
   auto previous_int = std::signal(SIGINT, on_interrupt);
   auto previous_term = std::signal(SIGTERM, on_interrupt);
   ProgressBar bar(show_progress);
-  auto report = actuator::run_migration({target}, job, syscalls, "/proc", interrupted,
+  actuator::LinuxDamonSysfs damon(actuator::damon_admin_root("/sys"));
+  auto report = actuator::run_migration({target}, job, syscalls, &damon, "/proc", interrupted,
                                         [&bar](const actuator::JobProgress& p) { bar.update(p); });
   bar.finish();
   std::signal(SIGINT, previous_int);
@@ -245,6 +254,9 @@ void add_migrate_command(CLI::App& app, const GlobalOptions& global, int& exit_c
   command->add_option("--rate", options->rate,
                       "Rate limit in MiB/s, 0 = unlimited (default: [actuator] rate_limit)");
   command->add_flag("--dry-run", options->dry_run, "Report what would move; move nothing");
+  command->add_option("--page-order", options->page_order,
+                      "auto, hot_first (DAMON's hottest regions first) or address "
+                      "(default: [actuator] page_order)");
   command->add_flag("--json", options->json, "Print the report as JSON");
   command->callback([options, &global, &exit_code, cgroup, pid] {
     if (cgroup->count() == 0 && pid->count() == 0) {

@@ -1,9 +1,13 @@
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <asio.hpp>
 #include <cstdlib>
 #include <iostream>
 
+#include "actuator/damon_kdamonds.hpp"
+#include "actuator/damon_sysfs.hpp"
 #include "daemon/cli/commands.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/config/logging.hpp"
@@ -19,6 +23,22 @@ namespace {
 void warn_about_autonuma() {
   if (auto warning = host::numa_balancing_warning("/")) {
     spdlog::warn("{}", *warning);
+  }
+}
+
+// A numabalancer killed during a hot_first job's window leaves its kdamonds sampling, and DAMON
+// busy for every tool, until someone removes them.
+void remove_stale_kdamonds() {
+  actuator::LinuxDamonSysfs damon(actuator::damon_admin_root("/sys"));
+  auto cleanup = actuator::remove_stale_kdamonds(damon, "/proc", ::getpid());
+  if (!cleanup) {
+    spdlog::warn("DAMON: cannot remove the kdamonds a previous run left behind: {}",
+                 cleanup.error().message());
+  } else if (cleanup->removed > 0) {
+    spdlog::info("DAMON: removed {} kdamonds a previous run left behind", cleanup->removed);
+  } else if (!cleanup->left_alone.empty()) {
+    spdlog::info("DAMON is in use ({}): hot_first jobs go in address order while it is",
+                 cleanup->left_alone);
   }
 }
 
@@ -39,6 +59,7 @@ int run_daemon(const GlobalOptions& global) {
   }
   config::setup_logging(config::choose_log_level(global.log_level, config.daemon.log_level));
   warn_about_autonuma();
+  remove_stale_kdamonds();
 
   auto seams = service::host_seams(config, "/");
   if (!seams) {

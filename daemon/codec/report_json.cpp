@@ -39,7 +39,9 @@ json process_json(const actuator::ProcessReport& process) {
               {"syscalls", process.syscalls},
               {"longest_call_ms", milliseconds(process.longest_call)},
               {"elapsed_ms", milliseconds(process.elapsed)},
-              {"rate_mib_per_s", process.rate_mib_per_s()}};
+              {"rate_mib_per_s", process.rate_mib_per_s()},
+              {"page_order", process.hot_first ? "hot_first" : "address"},
+              {"bytes_moved_accessed", process.bytes_moved_accessed}};
 }
 
 // Over the limit, the processes with the most bytes on the source are kept (ties in walk order).
@@ -153,6 +155,12 @@ json to_json(const actuator::MigrationReport& report, std::size_t processes_per_
       {"longest_call_ms", milliseconds(report.longest_call())},
       {"elapsed_ms", milliseconds(report.elapsed)},
       {"rate_mib_per_s", report.rate_mib_per_s()},
+      {"page_order", std::string(actuator::to_string(report.page_order))},
+      {"page_order_fallback",
+       report.page_order_fallback.empty() ? json(nullptr) : json(report.page_order_fallback)},
+      {"hotness_window_ms", milliseconds(report.hotness_cost)},
+      {"bytes_moved_accessed", report.bytes_moved_accessed()},
+      {"bytes_moved_not_accessed", report.bytes_moved_not_accessed()},
       {"vanished_pids", report.vanished_pids},
       {"dropped_destinations", dropped},
       {"errors", errors},

@@ -119,6 +119,8 @@ struct ActuatorConfig {
   bool move_shared = false;     // MPOL_MF_MOVE_ALL; needs CAP_SYS_NICE
   std::optional<Bytes> min_free_bytes;  // unset: max(1 GiB, 2% of the node)
   Duration job_deadline = 5min;
+  std::string page_order = "auto";  // auto, hot_first, address (actuator::PageOrder's names)
+  Duration hotness_window = 5s;     // how long DAMON watches before a hot_first job moves
 
   bool operator==(const ActuatorConfig&) const = default;
 };

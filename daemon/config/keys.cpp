@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "actuator/page_order.hpp"
+
 namespace nb::config {
 namespace {
 
@@ -186,6 +188,11 @@ KeyTable<ActuatorConfig> actuator_keys() {
       {"min_free_bytes", &S::min_free_bytes, B::not_negative,
        "free memory a destination keeps; \"auto\" is max(1GiB, 2% of the node)"},
       {"job_deadline", &S::job_deadline, B::positive, "a job still running after this stops"},
+      {"page_order", &S::page_order, B::none,
+       "hot_first (DAMON's hottest regions first), address, or auto (hot_first where DAMON is)",
+       actuator::kPageOrderNames},
+      {"hotness_window", &S::hotness_window, B::positive,
+       "how long DAMON watches a hot_first job's processes before it moves them"},
   };
   return keys;
 }

@@ -104,6 +104,15 @@ void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
               {"supported_pools", supported_pools_named}});
 }
 
+// DAMON needs 20 aggregations of at least 5 ms in the window.
+void hotness_window_fits(const ActuatorConfig& actuator, Checker& check) {
+  constexpr Duration kShortestWindow{100};
+  if (actuator.hotness_window.count() > 0 && actuator.hotness_window < kShortestWindow) {
+    check.fail("actuator.hotness_window",
+               fmt::format("must be at least {}", exact_duration_text(kShortestWindow)));
+  }
+}
+
 void socket_path_fits(const AdminConfig& admin, Checker& check) {
   if (admin.socket.size() > kMaxSocketPathBytes) {
     check.fail("admin.socket", fmt::format("must be at most {} bytes long (the limit of a Unix "
@@ -216,7 +225,8 @@ std::vector<ConfigProblem> validate_config(const Config& config, const Extension
   validate_policy_into(config.policy, check);
   validate_pools(config.pools, check);
   validate_metrics(config.metrics, names, check);
-  check_keys(actuator_keys(), config.actuator, "actuator", check);
+  check_keys(actuator_keys(), config.actuator, "actuator", check,
+             {{"hotness_window", hotness_window_fits}});
   validate_eviction(config.eviction, names, check);
   check_keys(export_keys(), config.export_, "export", check);
   return problems;

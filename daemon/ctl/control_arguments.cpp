@@ -41,6 +41,7 @@ struct MigrateArguments {
   double rate = -1;
   bool dry_run = false;
   bool no_wait = false;
+  std::string page_order;
 };
 
 json migrate_request(const MigrateArguments& given) {
@@ -58,6 +59,9 @@ json migrate_request(const MigrateArguments& given) {
   }
   if (given.rate >= 0) {
     args["rate"] = given.rate;
+  }
+  if (!given.page_order.empty()) {
+    args["page_order"] = given.page_order;
   }
   return args;
 }
@@ -78,6 +82,11 @@ std::function<Action()> migrate_arguments(CLI::App& subcommand) {
   subcommand.add_option("--max-bytes", given->max_bytes, "Budget (bytes or a size such as 512MiB)");
   subcommand.add_option("--rate", given->rate, "Rate limit in MiB/s (0 = unlimited)");
   subcommand.add_flag("--dry-run", given->dry_run, "Report what would move, move nothing");
+  subcommand
+      .add_option("--page-order", given->page_order,
+                  "auto, hot_first (DAMON's hottest regions first) or address (default: the "
+                  "daemon's [actuator] page_order)")
+      ->check(CLI::IsMember({"auto", "hot_first", "address"}));
   subcommand.add_flag("--no-wait", given->no_wait, "Return once the job started");
   return [given]() -> Action {
     json args = migrate_request(*given);

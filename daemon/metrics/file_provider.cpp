@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/parse_units.hpp"
 #include "base/time.hpp"
 #include "core/metric_value.hpp"
 #include "daemon/metrics/text_file.hpp"
@@ -22,10 +23,21 @@ constexpr long long kMaxNodeId = 4095;  // the kernel's largest MAX_NUMNODES
 // stepping their clock, are a little off; more than this is a broken clock or a bogus timestamp.
 constexpr Duration kClockSkew = std::chrono::seconds(5);
 
-std::string seconds_text(std::chrono::duration<double> span) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1fs", span.count());
-  return buffer;
+// An age or offset in config units ("45s", "12m", "60691h"), rounded down to the largest unit
+// under which it stays a whole number worth reading: a file years old is not "218490161.1s old".
+std::string duration_text(std::chrono::duration<double> seconds_span) {
+  using namespace std::chrono;
+  const auto span = duration_cast<milliseconds>(seconds_span);
+  if (span >= hours(1)) {
+    return exact_duration_text(duration_cast<hours>(span));
+  }
+  if (span >= minutes(1)) {
+    return exact_duration_text(duration_cast<minutes>(span));
+  }
+  if (span >= seconds(1)) {
+    return exact_duration_text(duration_cast<seconds>(span));
+  }
+  return exact_duration_text(duration_cast<milliseconds>(span));
 }
 
 std::optional<NodeId> parse_node_label(const std::string& text) {
@@ -145,12 +157,12 @@ Result<NodeValues> FileProvider::read_json(const nlohmann::json& document, TimeP
   }
   if (now - *time > config_.max_age) {
     return problem("stale: data from " + format_rfc3339_millis(*time) + " is " +
-                   seconds_text(now - *time) + " old (max_age " + seconds_text(config_.max_age) +
-                   ")");
+                   duration_text(now - *time) + " old (max_age " +
+                   exact_duration_text(config_.max_age) + ")");
   }
   if (*time - now > config_.max_age) {
-    return problem("\"time\" " + format_rfc3339_millis(*time) + " is " + seconds_text(*time - now) +
-                   " in the future");
+    return problem("\"time\" " + format_rfc3339_millis(*time) + " is " +
+                   duration_text(*time - now) + " in the future");
   }
   auto nodes = document.find("nodes");
   if (nodes == document.end() || !nodes->is_array()) {
@@ -212,11 +224,12 @@ Status FileProvider::check_sample(const PrometheusSample& sample, TimePoint now)
       (static_cast<double>(now_ms) - static_cast<double>(stamp)) / 1000);
   if (stamp < now_ms - config_.max_age.count()) {
     return problem("stale sample " + series_name(sample) + ": its timestamp is " +
-                   seconds_text(age) + " old (max_age " + seconds_text(config_.max_age) + ")");
+                   duration_text(age) + " old (max_age " + exact_duration_text(config_.max_age) +
+                   ")");
   }
   if (stamp > now_ms + kClockSkew.count()) {
-    return problem("sample " + series_name(sample) + " has a timestamp " + seconds_text(-age) +
-                   " in the future (more than the " + seconds_text(kClockSkew) +
+    return problem("sample " + series_name(sample) + " has a timestamp " + duration_text(-age) +
+                   " in the future (more than the " + exact_duration_text(kClockSkew) +
                    " allowed for clock skew)");
   }
   return Ok{};
@@ -229,8 +242,8 @@ Result<NodeValues> FileProvider::read_prometheus(const PrometheusText& text, Tim
   }
   if (now - *mtime > config_.max_age) {
     return problem("stale: last written " + format_rfc3339_millis(*mtime) + ", " +
-                   seconds_text(now - *mtime) + " ago (max_age " + seconds_text(config_.max_age) +
-                   ")");
+                   duration_text(now - *mtime) + " ago (max_age " +
+                   exact_duration_text(config_.max_age) + ")");
   }
   const std::string& metric_name =
       metric_ == Metric::read_latency ? config_.latency_metric : config_.bandwidth_metric;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 
+#include "actuator/damon_sysfs.hpp"
 #include "actuator/linux_memory_syscalls.hpp"
 #include "core/decide.hpp"
 #include "daemon/host/cgroup_layout.hpp"
@@ -91,7 +92,8 @@ Result<DaemonSeams> host_seams(const config::Config& config,
                       const actuator::JobOptions& options, const std::atomic<bool>& cancel,
                       const std::function<void(const actuator::JobProgress&)>& progress) {
     actuator::LinuxMemorySyscalls syscalls(proc_root, sys_root);
-    return actuator::run_migration(targets, options, syscalls, proc_root, cancel, progress);
+    actuator::LinuxDamonSysfs damon(actuator::damon_admin_root(sys_root));
+    return actuator::run_migration(targets, options, syscalls, &damon, proc_root, cancel, progress);
   };
   return seams;
 }

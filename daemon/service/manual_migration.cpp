@@ -52,6 +52,9 @@ actuator::JobOptions job_options_from(const config::ActuatorConfig& config) {
   options.deadline = config.job_deadline;
   options.move_shared = config.move_shared;
   options.min_free_bytes = config.min_free_bytes;
+  // Validation admits only the order's names.
+  options.page_order = actuator::parse_page_order(config.page_order).value_or(options.page_order);
+  options.hotness_window = config.hotness_window;
   return options;
 }
 
@@ -64,6 +67,9 @@ actuator::JobOptions job_options_for(const ManualMigration& request, actuator::J
     base.rate_limit_mib_per_s = *request.rate_mib_per_s;
   }
   base.dry_run = request.dry_run;
+  if (request.page_order) {
+    base.page_order = *request.page_order;
+  }
   return base;
 }
 

@@ -25,6 +25,7 @@ struct ManualMigration {
   std::optional<Bytes> max_bytes;        // unset: everything on the source
   std::optional<double> rate_mib_per_s;  // unset: [actuator] rate_limit; 0 = unlimited
   bool dry_run = false;
+  std::optional<actuator::PageOrder> page_order;  // unset: [actuator] page_order
 };
 
 enum class MigrationProblem {
@@ -55,7 +56,7 @@ Result<Ok, ManualMigrationError> check_process(int pid, const std::filesystem::p
 
 // The job options [actuator] sets; the caller adds the source, the budget and the threshold.
 actuator::JobOptions job_options_from(const config::ActuatorConfig& config);
-// `base` with the request's source, budget, rate and dry-run.
+// `base` with the request's source, budget, rate, dry-run and page order.
 actuator::JobOptions job_options_for(const ManualMigration& request, actuator::JobOptions base);
 // The request's one target; a cgroup request names its directory, already resolved.
 actuator::MigrationTarget target_of(const ManualMigration& request,

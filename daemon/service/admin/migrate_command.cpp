@@ -85,6 +85,19 @@ ArgResult<std::optional<double>> read_rate(const json& args) {
   return std::optional<double>(rate->get<double>());
 }
 
+ArgResult<std::optional<actuator::PageOrder>> read_page_order(const json& args) {
+  auto order = args.find("page_order");
+  if (order == args.end() || order->is_null()) {
+    return std::optional<actuator::PageOrder>();
+  }
+  auto parsed =
+      order->is_string() ? actuator::parse_page_order(order->get<std::string>()) : std::nullopt;
+  if (!parsed) {
+    return ArgumentError{"\"page_order\" must be \"auto\", \"hot_first\" or \"address\""};
+  }
+  return std::optional<actuator::PageOrder>(*parsed);
+}
+
 ArgResult<ManualMigration> read_request(const json& args, const core::Snapshot* snapshot) {
   bool has_cgroup = has(args, "cgroup");
   if (has_cgroup == has(args, "pid")) {
@@ -109,6 +122,11 @@ ArgResult<ManualMigration> read_request(const json& args, const core::Snapshot* 
     return dry_run.error();
   }
   request.dry_run = dry_run->value_or(false);
+  auto page_order = read_page_order(args);
+  if (!page_order) {
+    return page_order.error();
+  }
+  request.page_order = page_order.value();
   if (has_cgroup) {
     if (!args["cgroup"].is_string() || args["cgroup"].get<std::string>().empty()) {
       return ArgumentError{"\"cgroup\" must be a cgroup path"};

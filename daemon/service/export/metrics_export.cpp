@@ -34,6 +34,10 @@ void DaemonCounters::add_report(const actuator::MigrationReport& report) {
     for (const auto& [dest, bytes] : report.bytes_moved_to()) {
       migrated_bytes[{report.source_node, dest}] += bytes;
     }
+    for (auto order : {actuator::PageOrder::hot_first, actuator::PageOrder::address}) {
+      migration_bytes_by_order[std::string(actuator::to_string(order))] +=
+          report.bytes_moved_in(order);
+    }
     auto outcomes = report.outcomes();
     pages_failed["busy"] += outcomes.busy;
     pages_failed["no_memory"] += outcomes.no_memory;
@@ -205,6 +209,12 @@ void write_counters(Writer& w, const DaemonCounters& c) {
   for (const auto& [nodes, bytes] : c.migrated_bytes) {
     w.sample("numabalancer_migrated_bytes_total",
              fmt::format("source=\"{}\",dest=\"{}\"", nodes.first, nodes.second),
+             static_cast<double>(bytes));
+  }
+  w.family("numabalancer_migration_bytes_total", "counter",
+           "Bytes moved by migration jobs, by the order their pages went in.");
+  for (const auto& [order, bytes] : c.migration_bytes_by_order) {
+    w.sample("numabalancer_migration_bytes_total", fmt::format("order=\"{}\"", order),
              static_cast<double>(bytes));
   }
   w.family("numabalancer_migration_pages_failed_total", "counter",

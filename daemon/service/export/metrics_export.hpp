@@ -38,6 +38,8 @@ class Histogram {
 struct DaemonCounters {
   std::map<std::string, std::uint64_t> rounds;                // by outcome
   std::map<std::pair<NodeId, NodeId>, Bytes> migrated_bytes;  // (source, dest)
+  // By the order pages went in; both start at zero, as pages_failed's reasons do.
+  std::map<std::string, Bytes> migration_bytes_by_order{{"hot_first", 0}, {"address", 0}};
   // Every reason starts at zero, so that rate() sees the first failure as an increase.
   std::map<std::string, std::int64_t> pages_failed{
       {"busy", 0}, {"no_memory", 0}, {"access_denied", 0}, {"unmapped", 0}, {"other", 0}};

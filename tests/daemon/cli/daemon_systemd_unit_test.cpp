@@ -96,6 +96,9 @@ TEST(SystemdUnit, TheServiceIsSocketActivatedAndHardened) {
   }
   // freeze and kill write cgroup files: writable through ProtectKernelTunables' read-only /sys.
   EXPECT_NE(setting(unit, "ReadWritePaths").find("/sys/fs/cgroup"), std::string::npos);
+  // hot_first writes DAMON's sysfs files; "-": a kernel without them starts the unit all the same.
+  EXPECT_NE(setting(unit, "ReadWritePaths").find(" -/sys/kernel/mm/damon/admin"),
+            std::string::npos);
   EXPECT_EQ(setting(unit, "ProtectControlGroups"), "");
   // The socket unit sets the group; delegated subtrees are documented, not overridden.
   auto caps = setting(unit, "CapabilityBoundingSet");

@@ -136,6 +136,32 @@ TEST_F(MigrateCommand, TableNamesTheProcessAndTheStopReason) {
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_NE(outcome.out.find("budget_met"), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find(workload.pid()), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("page order: "), std::string::npos) << outcome.out;
+}
+
+// On this host DAMON may be absent, busy with another tool, or free: either the job watched the
+// process, or the report says why not; and no kdamond of the run is left behind.
+TEST_F(MigrateCommand, HotFirstEitherWatchesWithDamonOrSaysWhyNot) {
+  Workload workload(32);
+  ASSERT_TRUE(workload.ready());
+  nb::testing::TempTree tree;
+  auto config = tree.make_file("config.toml", "[actuator]\nhotness_window = \"200ms\"\n");
+  const std::string kdamonds = "/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds";
+  bool damon = ::access(kdamonds.c_str(), R_OK) == 0;
+  std::string before = damon ? nb::testing::read_file(kdamonds) : "";
+  auto outcome = run_migrate({"--config", config.string(), "--pid", workload.pid(), "--from", "0",
+                              "--to", "0", "--page-order", "hot_first", "--json"});
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  auto report = nlohmann::json::parse(outcome.out);
+  if (report["page_order"] == "hot_first") {
+    EXPECT_GT(report["hotness_window_ms"].get<double>(), 150);
+  } else {
+    EXPECT_EQ(report["page_order"], "address");
+    EXPECT_TRUE(report["page_order_fallback"].is_string()) << report.dump(2);
+  }
+  if (damon) {
+    EXPECT_EQ(nb::testing::read_file(kdamonds), before) << "the run's kdamonds are gone";
+  }
 }
 
 TEST_F(MigrateCommand, DeadlineBeforeTheThresholdIsPartial) {
@@ -222,6 +248,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"BothCgroupAndPid",
                  {"--cgroup", "/x", "--pid", "1", "--from", "0", "--to", "0"},
                  "excludes"},
+        BadInput{"UnknownPageOrder",
+                 {"--pid", "1", "--from", "0", "--to", "0", "--page-order", "hottest"},
+                 "--page-order must be auto, hot_first or address"},
         BadInput{"DecimalSize",
                  {"--pid", "1", "--from", "0", "--to", "1", "--max-bytes", "1GB"},
                  "--max-bytes"}),

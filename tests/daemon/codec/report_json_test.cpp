@@ -185,5 +185,35 @@ TEST(ReportJson, ADryRunClaimsNoThresholdAndSaysWhatWouldMove) {
   EXPECT_FALSE(to_json(sample_report()).contains("would_move_bytes"));
 }
 
+TEST(ReportJson, SaysWhichOrderPagesWentInAndWhatDamonsWindowCost) {
+  auto report = sample_report();
+  report.containers[0].processes[0].hot_first = true;
+  report.containers[0].processes[0].bytes_moved_accessed = 150 * 4096;
+  report.page_order = actuator::PageOrder::hot_first;
+  report.page_order_fallback =
+      "1 processes beyond the 16 DAMON watches at once went in address order";
+  report.hotness_cost = std::chrono::milliseconds(5012);
+  json document = to_json(report);
+  EXPECT_EQ(document["page_order"], "hot_first");
+  EXPECT_EQ(document["page_order_fallback"], report.page_order_fallback);
+  EXPECT_DOUBLE_EQ(document["hotness_window_ms"].get<double>(), 5012);
+  EXPECT_EQ(document["bytes_moved_accessed"], 150 * 4096);
+  EXPECT_EQ(document["bytes_moved_not_accessed"], 100 * 4096)
+      << "the rest of the hot-first process";
+  const json& processes = document["containers"][0]["processes"];
+  EXPECT_EQ(processes[0]["page_order"], "hot_first");
+  EXPECT_EQ(processes[0]["bytes_moved_accessed"], 150 * 4096);
+  EXPECT_EQ(processes[1]["page_order"], "address");
+}
+
+TEST(ReportJson, AnAddressOrderJobHasNoFallbackAndNoWindow) {
+  json document = to_json(sample_report());
+  EXPECT_EQ(document["page_order"], "address");
+  EXPECT_TRUE(document["page_order_fallback"].is_null());
+  EXPECT_DOUBLE_EQ(document["hotness_window_ms"].get<double>(), 0);
+  EXPECT_EQ(document["bytes_moved_accessed"], 0);
+  EXPECT_EQ(document["bytes_moved_not_accessed"], 0);
+}
+
 }  // namespace
 }  // namespace nb::codec

@@ -17,9 +17,11 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
   EXPECT_EQ(effective_config_json(Config{}).dump(2), R"json({
   "actuator": {
     "call_target": "20ms",
+    "hotness_window": "5s",
     "job_deadline": "5m",
     "min_free_bytes": "auto",
     "move_shared": false,
+    "page_order": "auto",
     "rate_limit": 512.0
   },
   "admin": {

@@ -77,6 +77,16 @@ TEST(CommandArguments, MigrateNeedsACgroupOrAPid) {
   EXPECT_TRUE(parse_command("migrate", {"--cgroup", "a", "--from", "1", "--to", "0"}));
 }
 
+TEST(CommandArguments, MigratePageOrderIsOneOfItsThreeNames) {
+  for (const char* order : {"auto", "hot_first", "address"}) {
+    EXPECT_TRUE(parse_command("migrate",
+                              {"--pid", "3", "--from", "1", "--to", "0", "--page-order", order}));
+  }
+  EXPECT_THROW(parse_command("migrate",
+                             {"--pid", "3", "--from", "1", "--to", "0", "--page-order", "hottest"}),
+               CLI::ValidationError);
+}
+
 TEST(CommandArguments, DryRunTakesOnOrOff) {
   EXPECT_TRUE(parse_command("dry_run", {"on"}));
   EXPECT_THROW(parse_command("dry_run", {"maybe"}), CLI::ValidationError);

@@ -160,6 +160,19 @@ TEST_F(RequestsTest, MigrateWithoutWaitingSendsTheJobAndPrintsItsJson) {
   EXPECT_EQ(out, started.dump(2) + "\n");
 }
 
+TEST_F(RequestsTest, MigrateSendsThePageOrderOnlyWhenGiven) {
+  const json started{{"job", 4}};
+  EXPECT_EQ(
+      run("migrate",
+          {"--pid", "42", "--from", "0", "--to", "1", "--page-order", "hot_first", "--no-wait"},
+          {wire::success(nullptr, started)}),
+      kOk);
+  EXPECT_EQ(sent.at(0).args.at("page_order"), "hot_first");
+  run("migrate", {"--pid", "42", "--from", "0", "--to", "1", "--no-wait"},
+      {wire::success(nullptr, started)});
+  EXPECT_FALSE(sent.at(0).args.contains("page_order")) << "left to the daemon's [actuator]";
+}
+
 TEST_F(RequestsTest, SnapshotIsAlwaysJson) {
   const json snapshot{{"nodes", json::array()}};
   run("snapshot", {}, {wire::success(nullptr, snapshot)});

@@ -59,6 +59,20 @@ TEST(ManualMigration, JobOptionsComeFromActuatorThenTheRequest) {
   EXPECT_TRUE(options.dry_run);
 }
 
+TEST(ManualMigration, PageOrderComesFromActuatorUnlessTheRequestNamesOne) {
+  config::ActuatorConfig actuator;
+  actuator.page_order = "address";
+  actuator.hotness_window = std::chrono::seconds(2);
+  auto base = job_options_from(actuator);
+  EXPECT_EQ(base.page_order, actuator::PageOrder::address);
+  EXPECT_EQ(base.hotness_window, std::chrono::seconds(2));
+  ManualMigration request;
+  EXPECT_EQ(job_options_for(request, base).page_order, actuator::PageOrder::address);
+  request.page_order = actuator::PageOrder::hot_first;
+  EXPECT_EQ(job_options_for(request, base).page_order, actuator::PageOrder::hot_first);
+  EXPECT_EQ(job_options_from(config::ActuatorConfig{}).page_order, actuator::PageOrder::automatic);
+}
+
 TEST(ManualMigration, TargetNamesThePidOrTheCgroup) {
   ManualMigration by_pid;
   by_pid.pid = 42;

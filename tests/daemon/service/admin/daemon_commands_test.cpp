@@ -96,6 +96,16 @@ TEST_F(DaemonCommandsTest, MigrateStartsAJobWithTheRequestsOptions) {
   EXPECT_EQ(daemon.started_options.threshold, 0.5);
 }
 
+TEST_F(DaemonCommandsTest, MigrateTakesThePageOrderOrLeavesItToActuator) {
+  daemon.state_.config.actuator.page_order = "address";
+  ASSERT_TRUE(run("migrate", pid_request()).ok());
+  EXPECT_EQ(daemon.started_options.page_order, actuator::PageOrder::address);
+  auto args = pid_request();
+  args["page_order"] = "hot_first";
+  ASSERT_TRUE(run("migrate", args).ok());
+  EXPECT_EQ(daemon.started_options.page_order, actuator::PageOrder::hot_first);
+}
+
 TEST_F(DaemonCommandsTest, MigrateRefusesWhileAJobRuns) {
   daemon.job_ = std::make_unique<RunningJob>();
   daemon.job_->id = 3;
@@ -124,6 +134,9 @@ TEST_F(DaemonCommandsTest, MigrateWordsEachBadArgument) {
   // Read as an int, 4294967297 used to be pid 1.
   EXPECT_EQ(with("pid", 4294967297LL), "\"pid\" must be a process id from 1 to 4194304");
   EXPECT_EQ(with("dry_run", "yes"), "\"dry_run\" must be true or false");
+  EXPECT_EQ(with("page_order", "hottest"),
+            "\"page_order\" must be \"auto\", \"hot_first\" or \"address\"");
+  EXPECT_EQ(with("page_order", 1), "\"page_order\" must be \"auto\", \"hot_first\" or \"address\"");
   EXPECT_EQ(with("cgroup", "web"), "give exactly one of \"cgroup\" and \"pid\"");
   EXPECT_EQ(error_of(run("migrate", json{{"cgroup", "web"}, {"from", 0}, {"to", 1}})),
             "open the memory cgroup root /nonexistent: No such file or directory");

@@ -91,6 +91,32 @@ TEST(PrometheusExport, CountersAccumulateReports) {
             std::string::npos);
 }
 
+TEST(PrometheusExport, BytesMovedAreCountedByTheOrderTheirPagesWentIn) {
+  DaemonCounters counters;
+  actuator::MigrationReport report;
+  actuator::ContainerReport container;
+  actuator::ProcessReport hot;
+  hot.hot_first = true;
+  hot.bytes_moved_to = {{1, 3 * 4096}};
+  actuator::ProcessReport walked;
+  walked.bytes_moved_to = {{1, 4096}};
+  container.processes = {hot, walked};
+  report.containers.push_back(container);
+  counters.add_report(report);
+  counters.add_report(report);
+  MetricsView view{nullptr, nullptr, {}, &counters};
+  auto text = render_prometheus(view);
+  expect_valid_exposition(text);
+  EXPECT_THAT(text, HasSubstr("# TYPE numabalancer_migration_bytes_total counter\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_migration_bytes_total{order=\"hot_first\"} 24576\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_migration_bytes_total{order=\"address\"} 8192\n"));
+  DaemonCounters fresh;
+  MetricsView empty{nullptr, nullptr, {}, &fresh};
+  EXPECT_THAT(render_prometheus(empty),
+              HasSubstr("numabalancer_migration_bytes_total{order=\"hot_first\"} 0\n"))
+      << "both orders start at zero";
+}
+
 TEST(PrometheusExport, LabelValuesAreEscaped) {
   DaemonCounters counters;
   counters.rounds["a\"b\\c\nd"] = 1;
