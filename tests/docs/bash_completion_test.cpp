@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 #include <set>
@@ -177,10 +178,16 @@ TEST_F(CgroupCompletion, MountPointWithASpaceIsDecoded) {
   EXPECT_THAT(complete(v2, ""), UnorderedElementsAreArray({"system.slice/"}));
 }
 
-TEST(BashCompletion, OffersEverySubcommandTheBinaryHas) {
+// Each subcommand in the one spelling --help lists first; an alias still works when typed, but
+// offering it too would make `d<TAB>` ask which of two names for one command.
+TEST(BashCompletion, OffersEverySubcommandTheBinaryHasInOneSpelling) {
   CliHelp help = ctl_help();
   ASSERT_FALSE(help.subcommands.empty()) << "numabalancerctl --help lists no subcommands";
-  EXPECT_THAT(candidates({"numabalancerctl", ""}), IsSupersetOf(help.subcommands));
+  std::vector<std::string> names = help.subcommands;
+  std::erase_if(names, [&](const std::string& name) {
+    return std::find(help.aliases.begin(), help.aliases.end(), name) != help.aliases.end();
+  });
+  EXPECT_THAT(candidates({"numabalancerctl", ""}), UnorderedElementsAreArray(names));
 }
 
 TEST(BashCompletion, OffersEveryOptionOfEverySubcommand) {
