@@ -1,8 +1,9 @@
 // `numabalancerd migrate`: moves one cgroup's (or one process's) memory off a node now, with
-// the same engine the daemon uses, and prints what happened. Exit 0 when the threshold was met,
-// 1 when the move was partial, 2 for bad input (unknown node, missing cgroup or process, a cgroup
-// outside the memory cgroup root, a target outside the configured pools for a user other than
-// root, nothing to move).
+// the same engine the daemon uses, and prints what happened. Exit 0 when the threshold was met
+// (a dry run: when it found something to move), 1 when the move was partial, 2 for bad input
+// (the source among the destinations, unknown node, missing cgroup or process, a cgroup outside
+// the memory cgroup root, a target outside the configured pools for a user other than root,
+// nothing to move).
 
 #include <unistd.h>
 
@@ -98,6 +99,9 @@ Checked<Settings> load_settings(const GlobalOptions& global) {
 
 Checked<ManualMigration> read_request(const MigrateOptions& options,
                                       const config::ActuatorConfig& actuator) {
+  if (auto distinct = service::check_source_and_destinations(options.from, options.to); !distinct) {
+    return BadInput{distinct.error().detail};
+  }
   ManualMigration request;
   request.from = options.from;
   request.to = options.to;
@@ -215,7 +219,8 @@ int run_migrate(const MigrateOptions& options, const GlobalOptions& global) {
   } else {
     print_table(report);
   }
-  return report.threshold_met ? kThresholdMet : kPartial;
+  // A dry run moves nothing, so it claims no threshold.
+  return report.dry_run || report.threshold_met ? kThresholdMet : kPartial;
 }
 
 }  // namespace

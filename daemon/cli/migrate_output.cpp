@@ -27,12 +27,43 @@ std::string node_list(const std::vector<NodeId>& nodes) {
   return fmt::format("{}", fmt::join(nodes, ","));
 }
 
-std::string bytes_per_node(const std::map<NodeId, Bytes>& bytes) {
+// " (to node 0: 1.00 GiB, node 2: 512.0 MiB)"; nothing when nothing moved.
+std::string where_moved(const std::map<NodeId, Bytes>& bytes) {
   std::vector<std::string> parts;
   for (const auto& [node, amount] : bytes) {
     parts.push_back(fmt::format("node {}: {}", node, human_bytes(amount)));
   }
-  return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
+  return parts.empty() ? "" : fmt::format(" (to {})", fmt::join(parts, ", "));
+}
+
+// A dry run moves nothing: it says what a real run would move, and claims no threshold, since
+// whether the pages would move is only known by moving them.
+void print_dry_run_totals(const actuator::MigrationReport& report) {
+  std::cout << fmt::format(
+      "would move {} of the goal {} (found on the source: {}); nothing moved\n",
+      human_bytes(std::min(report.bytes_on_source(), report.goal)), human_bytes(report.goal),
+      human_bytes(report.bytes_on_source()));
+  std::cout << fmt::format("{} pages scanned, {:.2f} s\n", report.pages_scanned(),
+                           milliseconds(report.elapsed) / 1000);
+}
+
+void print_totals(const actuator::MigrationReport& report) {
+  auto outcomes = report.outcomes();
+  std::cout << fmt::format("moved {}{}, already on a destination {}, goal {}\n",
+                           human_bytes(report.bytes_moved()), where_moved(report.bytes_moved_to()),
+                           human_bytes(report.bytes_placed() - report.bytes_moved()),
+                           human_bytes(report.goal));
+  std::cout << fmt::format("threshold {:.0f}% of the goal: {}\n", report.threshold * 100,
+                           report.threshold_met ? "met" : "not met");
+  std::cout << fmt::format(
+      "pages: moved {}, already there {}, busy {}, no memory {}, access denied {}, unmapped {}, "
+      "other {}\n",
+      outcomes.moved, outcomes.already_on_destination, outcomes.busy, outcomes.no_memory,
+      outcomes.access_denied, outcomes.unmapped, outcomes.other);
+  std::cout << fmt::format(
+      "{} pages scanned, {} syscalls, longest call {:.2f} ms, {:.2f} s, {:.0f} MiB/s\n",
+      report.pages_scanned(), report.syscalls(), milliseconds(report.longest_call()),
+      milliseconds(report.elapsed) / 1000, report.rate_mib_per_s());
 }
 
 }  // namespace
@@ -76,30 +107,14 @@ void ProgressBar::finish() {
 }
 
 void print_table(const actuator::MigrationReport& report) {
-  auto outcomes = report.outcomes();
   std::cout << fmt::format("{}node {} -> {}: {}\n", report.dry_run ? "dry run, " : "",
                            report.source_node, node_list(report.dest_nodes),
                            actuator::to_string(report.stop_reason));
   if (report.dry_run) {
-    std::cout << fmt::format("would move {} (found on the source: {})\n",
-                             human_bytes(std::min(report.bytes_on_source(), report.goal)),
-                             human_bytes(report.bytes_on_source()));
+    print_dry_run_totals(report);
+  } else {
+    print_totals(report);
   }
-  std::cout << fmt::format(
-      "moved {} ({}), already on a destination {}, goal {}\n", human_bytes(report.bytes_moved()),
-      bytes_per_node(report.bytes_moved_to()),
-      human_bytes(report.bytes_placed() - report.bytes_moved()), human_bytes(report.goal));
-  std::cout << fmt::format("threshold {:.0f}% of the goal: {}\n", report.threshold * 100,
-                           report.threshold_met ? "met" : "not met");
-  std::cout << fmt::format(
-      "pages: moved {}, already there {}, busy {}, no memory {}, access denied {}, unmapped {}, "
-      "other {}\n",
-      outcomes.moved, outcomes.already_on_destination, outcomes.busy, outcomes.no_memory,
-      outcomes.access_denied, outcomes.unmapped, outcomes.other);
-  std::cout << fmt::format(
-      "{} pages scanned, {} syscalls, longest call {:.2f} ms, {:.2f} s, {:.0f} MiB/s\n",
-      report.pages_scanned(), report.syscalls(), milliseconds(report.longest_call()),
-      milliseconds(report.elapsed) / 1000, report.rate_mib_per_s());
   std::cout << fmt::format("\n{:<24} {:>8} {:>12} {:>12} {:>12} {:>6} {:>9} {:>10}\n", "CONTAINER",
                            "PID", "ON SOURCE", "MOVED", "ALREADY", "BUSY", "SYSCALLS", "LONGEST");
   for (const auto& container : report.containers) {

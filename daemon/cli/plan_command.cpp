@@ -13,6 +13,7 @@
 #include "daemon/cli/commands.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
+#include "daemon/codec/scan_report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/service/extension_names.hpp"
@@ -79,9 +80,10 @@ int run_plan(const PlanOptions& options, const GlobalOptions& global) {
     return fail(name + ": " + effective.error().message());
   }
 
-  const core::Decision decision =
+  core::Decision decision =
       core::decide(document->snapshot, *effective, document->history, document->snapshot.time,
                    core::DecideOptions{.explain = options.explain});
+  codec::explain_unavailable_metrics(decision, codec::provider_reports(document->meta));
   std::cout << codec::format_decision(decision) << '\n';
   if (options.explain) {
     std::cout << '\n' << codec::format_explanation(decision);

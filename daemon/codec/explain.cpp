@@ -1,6 +1,7 @@
 #include "daemon/codec/explain.hpp"
 
 #include <string>
+#include <vector>
 
 #include "core/describe.hpp"
 
@@ -62,6 +63,18 @@ std::string format_explanation(const core::Decision& decision) {
     }
   }
   return text + plan(decision);
+}
+
+void explain_unavailable_metrics(core::Decision& decision,
+                                 std::span<const host::ProviderReport> providers) {
+  std::vector<std::string> lines;
+  for (const host::ProviderReport& provider : providers) {
+    if (!provider.available) {
+      lines.push_back(std::string(metrics::to_string(provider.metric)) + " unavailable: " +
+                      (provider.reason.empty() ? "no reason given" : provider.reason));
+    }
+  }
+  decision.explanation.insert(decision.explanation.begin(), lines.begin(), lines.end());
 }
 
 }  // namespace nb::codec

@@ -1,10 +1,10 @@
 #include "daemon/codec/json_reader.hpp"
 
 #include <charconv>
-#include <cmath>
 #include <limits>
 
 #include "base/time.hpp"
+#include "core/metric_value.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 
 namespace nb::codec::json_reader {
@@ -122,10 +122,10 @@ double read_number(const nlohmann::json& value, std::string_view path) {
   return value.get<double>();
 }
 
-double read_non_negative_number(const nlohmann::json& value, std::string_view path) {
+double read_metric_value(const nlohmann::json& value, std::string_view path) {
   const double number = read_number(value, path);
-  if (number < 0 || !std::isfinite(number)) {
-    fail(path, "must not be negative, got " + value.dump());
+  if (auto problem = core::metric_value_problem(number)) {
+    fail(path, std::move(*problem));
   }
   return number;
 }

@@ -46,7 +46,8 @@ const nlohmann::json& required_field(const nlohmann::json& object, std::string_v
 
 std::int64_t read_integer(const nlohmann::json& value, std::string_view path);
 double read_number(const nlohmann::json& value, std::string_view path);
-double read_non_negative_number(const nlohmann::json& value, std::string_view path);
+// A node's read latency or bandwidth, checked by core::metric_value_problem.
+double read_metric_value(const nlohmann::json& value, std::string_view path);
 Bytes read_bytes(const nlohmann::json& value, std::string_view path);  // integer >= 0
 bool read_bool(const nlohmann::json& value, std::string_view path);
 std::string read_string(const nlohmann::json& value, std::string_view path);

@@ -132,7 +132,7 @@ json to_json(const actuator::MigrationReport& report, std::size_t processes_per_
   for (const auto& error : report.errors) {
     errors.push_back(error_in_full_report(error));
   }
-  return json{
+  json document{
       {"source_node", report.source_node},
       {"dest_nodes", report.dest_nodes},
       {"dry_run", report.dry_run},
@@ -140,7 +140,8 @@ json to_json(const actuator::MigrationReport& report, std::size_t processes_per_
       {"budget", report.budget == actuator::kUnlimitedBudget ? json(nullptr) : json(report.budget)},
       {"goal", report.goal},
       {"threshold", report.threshold},
-      {"threshold_met", report.threshold_met},
+      // A dry run moves nothing, so it claims no threshold: null, and what it would move.
+      {"threshold_met", report.dry_run ? json() : json(report.threshold_met)},
       {"stop_reason", std::string(actuator::to_string(report.stop_reason))},
       {"bytes_moved", report.bytes_moved()},
       {"bytes_placed", report.bytes_placed()},
@@ -156,6 +157,10 @@ json to_json(const actuator::MigrationReport& report, std::size_t processes_per_
       {"dropped_destinations", dropped},
       {"errors", errors},
       {"containers", containers}};
+  if (report.dry_run) {
+    document["would_move_bytes"] = std::min(report.bytes_on_source(), report.goal);
+  }
+  return document;
 }
 
 json to_json(const actuator::JobProgress& progress) {

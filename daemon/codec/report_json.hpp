@@ -9,6 +9,8 @@
 //    vanished_pids, dropped_destinations[{node, reason}], errors[{pid, container_id, errno,
 //    message, hint}], containers[{id, cgroup, budget, <the same totals>, processes[{pid,
 //    fast_path, vanished, <the same totals>}], processes_omitted (only when some were)}]}
+// A dry run moves nothing and claims no threshold: threshold_met is null, and would_move_bytes
+// (present only then) is what a real run would move, the bytes found on the source up to the goal.
 // Job progress: {moved, placed, goal, rate_mib_per_s, elapsed_ms, container, pid}.
 
 #include <cstddef>

@@ -109,7 +109,7 @@ json to_json(const ReportSummary& summary) {
       {"budget", summary.budget},
       {"goal", summary.goal},
       {"threshold", summary.threshold},
-      {"threshold_met", summary.threshold_met},
+      {"threshold_met", summary.dry_run ? json() : json(summary.threshold_met)},
       {"stop_reason", actuator::to_string(summary.stop_reason)},
       {"bytes_moved", summary.bytes_moved},
       {"bytes_placed", summary.bytes_placed},
@@ -137,7 +137,7 @@ Result<ReportSummary> summary_from_json(const json& object) try {
   summary.budget = object.value("budget", Bytes{0});
   summary.goal = object.value("goal", Bytes{0});
   summary.threshold = object.value("threshold", 0.0);
-  summary.threshold_met = object.value("threshold_met", false);
+  summary.threshold_met = object.value("threshold_met", json()) == true;
   auto stop_reason = stop_reason_from(object.value("stop_reason", std::string("completed")));
   if (!stop_reason) {
     return stop_reason.error();

@@ -5,7 +5,7 @@
 // Shape: {source_node, dest_nodes, dry_run, budget, goal, threshold, threshold_met, stop_reason,
 // bytes_moved, bytes_placed, bytes_on_source, bytes_moved_to, outcomes{...}, containers (a
 // count), vanished_pids (a count), syscalls, longest_call_ms, elapsed_ms, rate_mib_per_s,
-// errors[{container, code, message, pid?, hint?}]}.
+// errors[{container, code, message, pid?, hint?}]}. threshold_met is null for a dry run.
 
 #include <cstddef>
 #include <cstdint>

@@ -62,4 +62,33 @@ json to_json(const host::ScanReport& report) {
   return meta;
 }
 
+std::vector<ProviderReport> provider_reports(const json& meta) {
+  std::vector<ProviderReport> reports;
+  const auto metrics = meta.find("metrics");
+  if (!meta.is_object() || metrics == meta.end() || !metrics->is_object()) {
+    return reports;
+  }
+  for (metrics::Metric metric : {metrics::Metric::read_latency, metrics::Metric::bandwidth}) {
+    const auto entry = metrics->find(std::string(metrics::to_string(metric)));
+    if (entry == metrics->end() || !entry->is_object()) {
+      continue;
+    }
+    ProviderReport report;
+    report.metric = metric;
+    const auto available = entry->find("available");
+    report.available =
+        available != entry->end() && available->is_boolean() && available->get<bool>();
+    if (auto provider = entry->find("provider");
+        provider != entry->end() && provider->is_string()) {
+      report.provider = provider->get<std::string>();
+    }
+    const char* reason_key = report.available ? "skipped_providers" : "unavailable_reason";
+    if (auto reason = entry->find(reason_key); reason != entry->end() && reason->is_string()) {
+      report.reason = reason->get<std::string>();
+    }
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
 }  // namespace nb::codec

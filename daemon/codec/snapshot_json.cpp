@@ -66,7 +66,7 @@ core::Node read_node(const json& value, const std::string& path) {
       reader::read_node_id(reader::required_field(value, path, "id"), reader::child(path, "id"));
   if (const auto* latency = reader::optional_field(value, "read_latency_ns")) {
     node.read_latency_ns =
-        reader::read_non_negative_number(*latency, reader::child(path, "read_latency_ns"));
+        reader::read_metric_value(*latency, reader::child(path, "read_latency_ns"));
   }
   if (const auto* baseline = reader::optional_field(value, "baseline_read_latency_ns")) {
     node.baseline_read_latency_ns =
@@ -74,7 +74,7 @@ core::Node read_node(const json& value, const std::string& path) {
   }
   if (const auto* bandwidth = reader::optional_field(value, "bandwidth_gbps")) {
     node.bandwidth_gbps =
-        reader::read_non_negative_number(*bandwidth, reader::child(path, "bandwidth_gbps"));
+        reader::read_metric_value(*bandwidth, reader::child(path, "bandwidth_gbps"));
   }
   const std::string distance_path = reader::child(path, "distance");
   const json& distance = reader::required_field(value, path, "distance");

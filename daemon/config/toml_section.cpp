@@ -87,7 +87,10 @@ void Section::read(std::string_view name, Bytes& out) {
 
 void Section::read(std::string_view name, std::optional<Bytes>& out) {
   if (const toml::node* node = find(name)) {
-    if (auto size = read_size(name, *node)) {
+    // "auto" is how the effective config shows the unset value, so it reads back as unset.
+    if (node->value_exact<std::string>() == "auto") {
+      out.reset();
+    } else if (auto size = read_size(name, *node)) {
       out = *size;
     }
   }

@@ -34,6 +34,7 @@ class Section {
   void read(std::string_view name, double& out);
   // A size: "512MiB" or an integer of bytes.
   void read(std::string_view name, Bytes& out);
+  // A size, or "auto" (unset).
   void read(std::string_view name, std::optional<Bytes>& out);
   void read(std::string_view name, Duration& out);
   void read(std::string_view name, std::vector<std::string>& out);

@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 #include "base/human_format.hpp"
+#include "base/parse_units.hpp"
+#include "base/time.hpp"
 
 namespace nb::ctl {
 
@@ -44,6 +48,10 @@ std::string cell_bytes(const json& value) {
   return value.is_number() ? format_bytes(value.get<double>()) : "-";
 }
 
+std::string cell_number(const json& value) {
+  return value.is_number() ? nb::format_number(value.get<double>()) : cell_text(value);
+}
+
 std::string cell_baseline(const json& baseline) {
   if (!baseline.is_object()) {
     return "-";
@@ -54,10 +62,10 @@ std::string cell_baseline(const json& baseline) {
                                  : std::string();
   if (value.is_number()) {
     if (source == "learned") {
-      return fmt::format("{:.1f} ns (learned, {} readings)", value.get<double>(),
+      return fmt::format("{} (learned, {} readings)", cell_latency(value),
                          cell_text(baseline.value("samples", json())));
     }
-    return fmt::format("{:.1f} ns ({})", value.get<double>(), source.empty() ? "-" : source);
+    return fmt::format("{} ({})", cell_latency(value), source.empty() ? "-" : source);
   }
   const json& needed = baseline.value("samples_needed", json());
   return needed.is_number() ? "learning: " + needed.dump() + " more" : "-";
@@ -72,7 +80,8 @@ std::string cell_effect(const json& round) {
     if (!before.is_number() || !after.is_number()) {
       return verdict;
     }
-    return fmt::format("{} {:.0f}→{:.0f} ns", verdict, before.get<double>(), after.get<double>());
+    return fmt::format("{} {}→{}", verdict, nb::format_number(before.get<double>()),
+                       cell_latency(after));
   }
   if (field(round, "effect_pending") == true) {
     return "pending";
@@ -80,16 +89,97 @@ std::string cell_effect(const json& round) {
   return field(round, "effect_reason").is_string() ? "unknown" : "-";
 }
 
+std::string cell_time(const json& value) {
+  if (!value.is_string()) {
+    return cell_text(value);
+  }
+  auto time = parse_rfc3339(value.get<std::string>());
+  return time ? format_rfc3339_millis(*time) : value.get<std::string>();
+}
+
+std::string format_duration_ms(double milliseconds) {
+  using namespace std::chrono;
+  if (!std::isfinite(milliseconds) || milliseconds < 0) {
+    return "-";
+  }
+  if (milliseconds < 10) {
+    return nb::format_number(milliseconds) + "ms";  // a call's stall: its fraction matters
+  }
+  Duration duration(std::llround(std::min(milliseconds, 1e15)));
+  if (duration >= hours(24)) {
+    duration = round<hours>(duration);
+  } else if (duration >= hours(1)) {
+    duration = round<minutes>(duration);
+  } else if (duration >= seconds(10)) {
+    duration = round<seconds>(duration);
+  }
+  return exact_duration_text(duration);
+}
+
+std::string cell_duration_ms(const json& milliseconds) {
+  return milliseconds.is_number() ? format_duration_ms(milliseconds.get<double>()) : "-";
+}
+
+std::string cell_latency(const json& nanoseconds) {
+  return nanoseconds.is_number() ? nb::format_number(nanoseconds.get<double>()) + " ns" : "-";
+}
+
+std::string cell_bandwidth(const json& gigabytes_per_second) {
+  return gigabytes_per_second.is_number()
+             ? nb::format_number(gigabytes_per_second.get<double>()) + " GB/s"
+             : "-";
+}
+
+std::string format_rate(double mib_per_s) {
+  return fmt::format("{:.0f} MiB/s", mib_per_s);
+}
+
+std::string cell_pressure(const json& decision) {
+  const json& status = field(decision, "status");
+  if (status == "no_metrics" || status == "calibrating") {
+    return "unknown";
+  }
+  return cell_text(field(decision, "level"));
+}
+
+std::string cell_verdict(const json& report) {
+  if (field(report, "dry_run") == true) {
+    const json& would_move = field(report, "would_move_bytes");
+    const json& on_source = field(report, "bytes_on_source");
+    const json& goal = field(report, "goal");
+    if (would_move.is_number()) {
+      return "dry run: would move " + cell_bytes(would_move);
+    }
+    if (on_source.is_number() && goal.is_number()) {
+      return "dry run: would move " +
+             format_bytes(std::min(on_source.get<double>(), goal.get<double>()));
+    }
+    return "dry run";
+  }
+  return field(report, "threshold_met") == true ? "threshold met" : "threshold not met";
+}
+
 std::string format_bytes(double bytes) {
   return nb::format_bytes(bytes, ByteDigits::one_fixed);
 }
+
+namespace {
+
+// What a cell takes on a terminal: one column per character, not per UTF-8 byte ("→").
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+}  // namespace
 
 std::string format_table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> widths;
   for (const auto& row : rows) {
     widths.resize(std::max(widths.size(), row.size()), 0);
     for (std::size_t i = 0; i < row.size(); ++i) {
-      widths[i] = std::max(widths[i], row[i].size());
+      widths[i] = std::max(widths[i], display_width(row[i]));
     }
   }
   std::string out;
@@ -98,9 +188,10 @@ std::string format_table(const std::vector<std::vector<std::string>>& rows) {
     for (std::size_t i = 0; i < row.size(); ++i) {
       line += row[i];
       if (i + 1 < row.size()) {
-        line += std::string(widths[i] - row[i].size() + 2, ' ');
+        line += std::string(widths[i] - display_width(row[i]) + 2, ' ');
       }
     }
+    line.erase(line.find_last_not_of(' ') + 1);
     out += line + "\n";
   }
   return out;

@@ -28,6 +28,10 @@ struct Command {
   std::string_view help;
   Arguments arguments = nullptr;  // none: the action is the request with no arguments
   Formatter human = nullptr;      // none: the result is printed as JSON
+  std::string_view usage = {};    // the command line with its arguments; none: just the name
+
+  // How the command is typed: "plan [--explain]", "status".
+  std::string_view syntax() const;
 };
 
 // Asks the daemon for the command with these arguments and prints its result.

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "daemon/ctl/commands.hpp"
+#include "daemon/ctl/conversation.hpp"
 #include "daemon/ctl/top_view.hpp"
 
 namespace nb::ctl {
@@ -18,9 +19,15 @@ std::function<Action()> dry_run_arguments(CLI::App& subcommand) {
   auto state = std::make_shared<std::string>();
   subcommand.alias("dry-run");
   subcommand.add_option("state", *state, "on or off")
-      ->required()
+      ->type_name("on|off")
       ->check(CLI::IsMember({"on", "off", "true", "false"}));
-  return [state] { return request({{"enabled", *state == "on" || *state == "true"}}); };
+  // Checked here rather than by required(): CLI11 would say "state is required".
+  return [state] {
+    if (state->empty()) {
+      throw CLI::ValidationError("dry-run", "give on or off: numabalancerctl dry-run on|off");
+    }
+    return request({{"enabled", *state == "on" || *state == "true"}});
+  };
 }
 
 namespace {
@@ -110,6 +117,7 @@ std::function<Action()> top_arguments(CLI::App& subcommand) {
       TopOptions top;
       top.socket = options.socket;
       top.containers = given->containers;
+      top.timeout = timeout_of(options);
       if (given->interval_s > 0) {
         top.interval = std::chrono::milliseconds(static_cast<long long>(given->interval_s * 1000));
       }

@@ -13,14 +13,15 @@ namespace nb::ctl {
 using nlohmann::json;
 
 std::string format_decision(const json& d) {
-  std::string out =
-      fmt::format("status: {} ({}), level {}\n", cell_text(field(d, "status")),
-                  cell_text(d.value("reason", json())), cell_text(d.value("level", json())));
-  if (d.contains("source_node") && !field(d, "source_node").is_null()) {
+  std::string out = fmt::format("status: {} ({}), pressure {}\n", cell_text(field(d, "status")),
+                                cell_text(d.value("reason", json())), cell_pressure(d));
+  // A decision that found no destination has nothing to move: its reason says so.
+  const json& dests = field(d, "dest_nodes");
+  if (!field(d, "source_node").is_null() && dests.is_array() && !dests.empty()) {
     out += fmt::format(
         "move:   node {} -> {}, {} in total, threshold {}\n", cell_text(field(d, "source_node")),
         cell_nodes(d.value("dest_nodes", json::array())),
-        cell_bytes(d.value("total_bytes", json())), cell_text(d.value("threshold", json())));
+        cell_bytes(d.value("total_bytes", json())), cell_number(field(d, "threshold")));
   }
   std::vector<std::vector<std::string>> rows{{"CONTAINER", "ON SOURCE", "TO"}};
   for (const auto& move : d.value("migrate", json::array())) {
@@ -44,21 +45,29 @@ std::string format_plan(const json& result) {
   return format_decision(result.value("decision", json::object()));
 }
 
-// A round still reading the host says where its outcome will show; a finished one shows it.
+// A round still reading the host says where its outcome will show; a finished one shows it once:
+// the round's number, time and outcome, then its decision (whose reason the round's carries,
+// with what the daemon did about it).
 std::string format_reconcile(const json& result) {
+  const json& round = field(result, "round");
   if (result.value("pending", false)) {
-    const json round = result.value("round", json::object());
     return fmt::format(
         "round #{} {}: reading the host; `numabalancerctl watch`, `status` or `history` show what "
         "it decides\n",
-        cell_text(round.value("number", json())),
+        cell_text(field(round, "number")),
         result.value("joined", false) ? "was already running, this request joins it" : "started");
   }
-  std::string out = round_line(result.value("round", json())) + "\n";
-  if (result.contains("decision")) {
-    out += format_decision(field(result, "decision"));
+  const json& decision = field(result, "decision");
+  if (!decision.is_object()) {
+    return round_line(round) + "\n";
   }
-  return out;
+  json shown = decision;
+  if (const json& reason = field(round, "reason"); reason.is_string() && reason != "") {
+    shown["reason"] = reason;
+  }
+  return fmt::format("round #{} {}, outcome {}\n", cell_text(field(round, "number")),
+                     cell_time(field(round, "time")), cell_text(field(round, "outcome"))) +
+         format_decision(shown);
 }
 
 }  // namespace nb::ctl

@@ -4,7 +4,8 @@
 namespace nb::ctl {
 
 constexpr int kOk = 0;
-constexpr int kFailed = 1;  // the command failed
-constexpr int kUsage = 2;   // cannot connect, or bad usage
+constexpr int kFailed = 1;    // the command failed
+constexpr int kUsage = 2;     // cannot connect, or bad usage
+constexpr int kTimedOut = 3;  // the daemon did not answer within --timeout
 
 }  // namespace nb::ctl

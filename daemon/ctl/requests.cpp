@@ -1,11 +1,10 @@
 #include "daemon/ctl/requests.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <optional>
 
-#include "daemon/ctl/admin_client.hpp"
+#include "daemon/ctl/connection.hpp"
+#include "daemon/ctl/conversation.hpp"
 #include "daemon/ctl/human_output.hpp"
 
 namespace nb::ctl {
@@ -13,35 +12,6 @@ namespace nb::ctl {
 namespace {
 
 using nlohmann::json;
-
-std::chrono::milliseconds timeout_of(const Options& options) {
-  return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
-}
-
-std::optional<AdminClient> connect(const Options& options) {
-  auto client = AdminClient::connect(options.socket, timeout_of(options));
-  if (!client) {
-    std::cerr << "numabalancerctl: cannot connect to numabalancerd at " << options.socket << ": "
-              << client.error().message() << "\n";
-    return std::nullopt;
-  }
-  return std::move(client.value());
-}
-
-int report_error(const wire::Response& response) {
-  std::cerr << "numabalancerctl: " << wire::to_string(response.error->code) << ": "
-            << response.error->message << "\n";
-  return kFailed;
-}
-
-// Subscribes to events first, so that none of those the next request causes is missed.
-// The exit code when that fails.
-std::optional<int> watch_failed(AdminClient& client) {
-  if (auto watching = client.call("watch"); !watching || !watching->ok()) {
-    return watching ? report_error(*watching) : kUsage;
-  }
-  return std::nullopt;
-}
 
 // The finished round as `reconcile` shows it: the decision beside the round, not inside it.
 json finished_round(const json& event_data) {
@@ -58,13 +28,14 @@ int print_round(const Options& options, const json& result, const json& round) {
   return round.value("outcome", std::string()) == "failed" ? kFailed : kOk;
 }
 
-int wait_for_round(const Options& options, AdminClient& client, long long number) {
+// The round's event, by the conversation's deadline: a scan that hangs in the daemon must not
+// hold `reconcile` past --timeout.
+int wait_for_round(const Options& options, Conversation& talk, long long number) {
   while (true) {
-    auto line = client.next(std::chrono::hours(1));
+    auto line = talk.client.next(talk.deadline);
     if (!line) {
-      std::cerr << "numabalancerctl: waiting for round " << number << ": " << line.error().message()
-                << "\n";
-      return kFailed;
+      return report_failure(line.error(), "waiting for round " + std::to_string(number),
+                            talk.timeout, kFailed);
     }
     auto* event = std::get_if<wire::Event>(&line.value());
     if (event == nullptr || event->kind != "round" || event->data.value("number", 0LL) != number) {
@@ -74,47 +45,17 @@ int wait_for_round(const Options& options, AdminClient& client, long long number
   }
 }
 
-int job_done(const Options& options, long long job_id, const json& done, bool tty) {
-  if (tty) {
-    std::cerr << "\n";
-  }
-  std::cout << (options.json_output ? done.dump(2) + "\n" : job_done_text(job_id, done));
-  return done.value("report", json::object()).value("threshold_met", false) ? kOk : kFailed;
-}
-
-int wait_for_job(const Options& options, AdminClient& client, long long job_id) {
-  bool tty = ::isatty(STDERR_FILENO);
-  while (true) {
-    auto line = client.next(std::chrono::hours(24));
-    if (!line) {
-      std::cerr << "numabalancerctl: " << line.error().message() << "\n";
-      return kFailed;
-    }
-    auto* event = std::get_if<wire::Event>(&line.value());
-    if (event == nullptr) {
-      continue;
-    }
-    if (event->kind == "job_progress" && tty && event->data.value("id", 0LL) == job_id) {
-      std::cerr << job_progress_line(event->data.value("progress", json::object())) << std::flush;
-    }
-    if (event->kind == "job_done" && event->data.value("job", 0LL) == job_id) {
-      return job_done(options, job_id, event->data, tty);
-    }
-  }
-}
-
 }  // namespace
 
 int ask(const Options& options, const std::string& cmd, const json& args, Formatter human) {
-  auto client = connect(options);
-  if (!client) {
-    return kUsage;
+  int exit_code = kUsage;
+  auto talk = open_conversation(options, exit_code);
+  if (!talk) {
+    return exit_code;
   }
-  auto response = client->call(cmd, args);
+  auto response = talk->call(cmd, args);
   if (!response) {
-    std::cerr << "numabalancerctl: " << options.socket << ": " << response.error().message()
-              << "\n";
-    return kUsage;
+    return talk->failed(response.error(), "waiting for the reply to " + cmd);
   }
   if (!response->ok()) {
     return report_error(*response);
@@ -134,16 +75,18 @@ int ask(const Options& options, const std::string& cmd, const json& args, Format
   return kOk;
 }
 
+// Events are not replies: once subscribed, `watch` waits for them as long as it takes.
 int stream_events(const Options& options, long long count) {
-  auto client = connect(options);
-  if (!client) {
-    return kUsage;
+  int exit_code = kUsage;
+  auto talk = open_conversation(options, exit_code);
+  if (!talk) {
+    return exit_code;
   }
-  if (auto failed = watch_failed(*client)) {
+  if (auto failed = talk->subscribe()) {
     return *failed;
   }
   for (long long seen = 0; count <= 0 || seen < count;) {
-    auto line = client->next(std::chrono::hours(24));
+    auto line = talk->client.next(Deadline::max());
     if (!line) {
       std::cerr << "numabalancerctl: " << line.error().message() << "\n";
       return kFailed;
@@ -161,17 +104,17 @@ int stream_events(const Options& options, long long count) {
 }
 
 int run_round(const Options& options) {
-  auto client = connect(options);
-  if (!client) {
-    return kUsage;
+  int exit_code = kUsage;
+  auto talk = open_conversation(options, exit_code);
+  if (!talk) {
+    return exit_code;
   }
-  if (auto failed = watch_failed(*client)) {
+  if (auto failed = talk->subscribe()) {
     return *failed;
   }
-  auto started = client->call("reconcile");
+  auto started = talk->call("reconcile", json::object());
   if (!started) {
-    std::cerr << "numabalancerctl: " << options.socket << ": " << started.error().message() << "\n";
-    return kUsage;
+    return talk->failed(started.error(), "waiting for the reply to reconcile");
   }
   if (!started->ok()) {
     return report_error(*started);
@@ -180,26 +123,7 @@ int run_round(const Options& options) {
   if (!started->result.value("pending", false)) {
     return print_round(options, started->result, round);
   }
-  return wait_for_round(options, *client, round.value("number", 0LL));
-}
-
-int follow_job(const Options& options, const json& args) {
-  auto client = connect(options);
-  if (!client) {
-    return kUsage;
-  }
-  if (auto failed = watch_failed(*client)) {
-    return *failed;
-  }
-  auto started = client->call("migrate", args);
-  if (!started) {
-    std::cerr << "numabalancerctl: " << started.error().message() << "\n";
-    return kUsage;
-  }
-  if (!started->ok()) {
-    return report_error(*started);
-  }
-  return wait_for_job(options, *client, started->result.value("job", 0LL));
+  return wait_for_round(options, *talk, round.value("number", 0LL));
 }
 
 }  // namespace nb::ctl

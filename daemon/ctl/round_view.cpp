@@ -77,29 +77,17 @@ std::string indented(const std::string& text, const std::string& indent) {
   return out;
 }
 
-std::string error_lines(const json& errors, const std::string& indent) {
-  std::string out;
-  for (const auto& error : errors) {
-    std::string where = cell_text(error.value("container_id", json()));
-    if (error.contains("pid") && !field(error, "pid").is_null()) {
-      where += " pid " + cell_text(field(error, "pid"));
-    }
-    std::string hint = error.value("hint", std::string());
-    out += indent + "error: " + where + ": " + cell_text(error.value("message", json())) +
-           (hint.empty() ? "" : " (" + hint + ")") + "\n";
-  }
-  return out;
-}
-
 }  // namespace
 
-std::string round_line(const json& round) {
+std::string round_line(const json& round, RoundTime time) {
   if (!round.is_object()) {
     return "-";
   }
-  std::string line =
-      fmt::format("#{} {} {}", cell_text(round.value("number", json())),
-                  cell_text(round.value("time", json())), cell_text(round.value("status", json())));
+  std::string line = "#" + cell_text(field(round, "number"));
+  if (time == RoundTime::shown) {
+    line += " " + cell_time(field(round, "time"));
+  }
+  line += " " + cell_text(field(round, "status"));
   std::string outcome = round.value("outcome", std::string());
   if (!outcome.empty() && outcome != "none") {
     line += " (" + outcome + ")";
@@ -121,22 +109,21 @@ std::string job_line(const json& job) {
   }
   const json& progress = job.value("progress", json::object());
   std::string goal = progress.value("goal", 0LL) > 0 ? cell_bytes(field(progress, "goal")) : "?";
-  return fmt::format(
-      "job {} ({}{}), node {} -> {}: {} of {} at {:.0f} MiB/s{}", cell_text(field(job, "id")),
-      cell_text(field(job, "kind")), job.value("dry_run", false) ? ", dry-run" : "",
-      cell_text(field(job, "source_node")), cell_nodes(field(job, "dest_nodes")),
-      cell_bytes(progress.value("moved", json(0))), goal, progress.value("rate_mib_per_s", 0.0),
-      job.value("cancel_requested", false) ? " (cancelling)" : "");
+  return fmt::format("job {} ({}{}), node {} -> {}: {} of {} at {}{}", cell_text(field(job, "id")),
+                     cell_text(field(job, "kind")), job.value("dry_run", false) ? ", dry run" : "",
+                     cell_text(field(job, "source_node")), cell_nodes(field(job, "dest_nodes")),
+                     cell_bytes(progress.value("moved", json(0))), goal,
+                     format_rate(progress.value("rate_mib_per_s", 0.0)),
+                     job.value("cancel_requested", false) ? " (cancelling)" : "");
 }
 
 std::string format_full_report(const json& report, const std::string& indent) {
-  std::string out = fmt::format(
-      "{}{}, {} moved of {} goal, threshold {}, {} syscalls in {:.0f} ms{}\n", indent,
-      cell_text(report.value("stop_reason", json())),
-      cell_bytes(report.value("bytes_moved", json())), cell_bytes(report.value("goal", json())),
-      report.value("threshold_met", false) ? "met" : "not met",
-      cell_text(report.value("syscalls", json())), report.value("elapsed_ms", 0.0),
-      report.value("dry_run", false) ? " (dry-run: nothing moved)" : "");
+  std::string out = fmt::format("{}{}, {} moved of {} goal, {}, {} syscalls in {}\n", indent,
+                                cell_text(report.value("stop_reason", json())),
+                                cell_bytes(report.value("bytes_moved", json())),
+                                cell_bytes(report.value("goal", json())), cell_verdict(report),
+                                cell_text(report.value("syscalls", json())),
+                                cell_duration_ms(field(report, "elapsed_ms")));
   Rows rows{{"CONTAINER / PID", "ON SOURCE", "MOVED", "MOVED TO", "NOT MOVED", "SYSCALLS"}};
   for (const auto& container : report.value("containers", json::array())) {
     add_container_rows(container, rows);
@@ -144,7 +131,26 @@ std::string format_full_report(const json& report, const std::string& indent) {
   if (rows.size() > 1) {
     out += indented(format_table(rows), indent);
   }
-  return out + error_lines(report.value("errors", json::array()), indent);
+  return out + format_error_lines(field(report, "errors"), indent);
+}
+
+// The full report names the container `container_id`, the summary `container`.
+std::string format_error_lines(const json& errors, const std::string& indent) {
+  std::string out;
+  for (const auto& error : errors.is_array() ? errors : json::array()) {
+    const json& full = field(error, "container_id");
+    std::string where = cell_text(full.is_null() ? field(error, "container") : full);
+    // A single process's job is named after it already: "pid 42".
+    if (const json& pid = field(error, "pid"); !pid.is_null() && where != "pid " + cell_text(pid)) {
+      where += " pid " + cell_text(pid);
+    }
+    const json& hint = field(error, "hint");
+    const bool hinted = hint.is_string() && hint != "";
+    out += indent + "error: " + (where == "-" ? "" : where + ": ") +
+           cell_text(field(error, "message")) +
+           (hinted ? " (" + hint.get<std::string>() + ")" : "") + "\n";
+  }
+  return out;
 }
 
 }  // namespace nb::ctl

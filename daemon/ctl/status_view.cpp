@@ -16,10 +16,10 @@ std::string reading_line(const json& in_progress) {
   if (!in_progress.is_object()) {
     return "";
   }
-  return fmt::format("reading:    round #{} ({}), host scan running for {:.0f} ms\n",
+  return fmt::format("reading:    round #{} ({}), host scan running for {}\n",
                      cell_text(in_progress.value("number", json())),
                      cell_text(in_progress.value("trigger", json())),
-                     in_progress.value("elapsed_ms", 0.0));
+                     cell_duration_ms(field(in_progress, "elapsed_ms")));
 }
 
 std::string last_job_lines(const json& last_job) {
@@ -30,7 +30,7 @@ std::string last_job_lines(const json& last_job) {
   std::string out = fmt::format(
       "last job:   job {} ({}), finished {}: {}, moved {}\n",
       cell_text(last_job.value("id", json())), cell_text(last_job.value("kind", json())),
-      cell_text(last_job.value("finished", json())), cell_text(round.value("outcome", json())),
+      cell_time(field(last_job, "finished")), cell_text(round.value("outcome", json())),
       cell_bytes(round.value("moved_bytes", json())));
   if (round.contains("full_report") && field(round, "full_report").is_object()) {
     out += format_full_report(field(round, "full_report"), "            ");
@@ -65,9 +65,11 @@ std::string format_status(const json& r) {
   std::string out;
   out += fmt::format("state:      {}{}\n", cell_text(field(r, "state")),
                      r.value("dry_run", false) ? " (dry-run)" : "");
-  out += fmt::format("pid:        {}, up {:.0f} s, interval {} ms, {} rounds\n",
-                     cell_text(field(r, "pid")), r.value("uptime_s", 0.0),
-                     cell_text(field(r, "interval_ms")), cell_text(field(r, "rounds")));
+  const json& uptime = field(r, "uptime_s");
+  out +=
+      fmt::format("pid:        {}, up {}, interval {}, {} rounds\n", cell_text(field(r, "pid")),
+                  cell_duration_ms(uptime.is_number() ? json(uptime.get<double>() * 1000) : json()),
+                  cell_duration_ms(field(r, "interval_ms")), cell_text(field(r, "rounds")));
   out += "last round: " + round_line(r.value("last_round", json())) + "\n";
   out += "job:        " + job_line(r.value("job", json())) + "\n";
   out += reading_line(r.value("round_in_progress", json()));

@@ -11,7 +11,11 @@
 
 #include "daemon/ctl/admin_client.hpp"
 #include "daemon/ctl/cells.hpp"
+#include "daemon/ctl/connection.hpp"
+#include "daemon/ctl/conversation.hpp"
 #include "daemon/ctl/exit_codes.hpp"
+#include "daemon/ctl/host_tables.hpp"
+#include "daemon/ctl/round_view.hpp"
 
 namespace nb::ctl {
 
@@ -77,9 +81,14 @@ bool quit_requested(std::chrono::milliseconds timeout) {
   return true;
 }
 
-std::string level_of(const json& plan) {
-  const json& decision = plan.value("decision", json::object());
-  return decision.value("level", std::string("-"));
+// "force"; "unknown (no_metrics)" while the decision could not measure pressure.
+std::string pressure_of(const json& plan) {
+  const json& decision = field(plan, "decision");
+  std::string pressure = cell_pressure(decision);
+  if (pressure == "unknown" && field(decision, "status").is_string()) {
+    pressure += " (" + field(decision, "status").get<std::string>() + ")";
+  }
+  return pressure;
 }
 
 }  // namespace
@@ -88,66 +97,28 @@ std::string render_top(const json& status, const json& topology, const json& con
                        const json& plan) {
   std::string out =
       fmt::format("numabalancerd pid {} - {}{} - pressure {} - {} rounds   (q quits)\n\n",
-                  status.value("pid", 0), status.value("state", std::string("?")),
-                  status.value("dry_run", false) ? " (dry-run)" : "", level_of(plan),
-                  status.value("rounds", 0));
-  std::vector<std::vector<std::string>> rows{
-      {"NODE", "CPUS", "LATENCY", "BANDWIDTH", "FREE", "TOTAL"}};
-  std::vector<std::string> node_ids;
-  for (const auto& node : topology.value("nodes", json::array())) {
-    const json& latency = node.value("read_latency_ns", json());
-    const json& bandwidth = node.value("bandwidth_gbps", json());
-    auto bytes = [](const json& v) { return v.is_number() ? format_bytes(v.get<double>()) : "-"; };
-    node_ids.push_back(std::to_string(node.value("id", 0)));
-    rows.push_back(
-        {node_ids.back(), node.value("cpus", std::string("-")),
-         latency.is_number() ? fmt::format("{:.1f} ns", latency.get<double>()) : "-",
-         bandwidth.is_number() ? fmt::format("{:.2f} GB/s", bandwidth.get<double>()) : "-",
-         bytes(node.value("free_bytes", json())), bytes(node.value("total_bytes", json()))});
-  }
-  out += format_table(rows) + "\n";
-
-  std::vector<std::string> header{"CONTAINER", "ANON"};
-  for (const auto& id : node_ids) {
-    header.push_back("N" + id);
-  }
-  std::vector<std::vector<std::string>> top{header};
-  for (const auto& container : containers.value("containers", json::array())) {
-    std::vector<std::string> row{container.value("id", std::string()),
-                                 format_bytes(container.value("total_anon_bytes", 0.0))};
-    const json& anon = container.value("anon_bytes", json::object());
-    for (const auto& id : node_ids) {
-      row.push_back(anon.contains(id) ? format_bytes(anon[id].get<double>()) : "-");
+                  cell_text(field(status, "pid")), cell_text(field(status, "state")),
+                  field(status, "dry_run") == true ? " (dry run)" : "", pressure_of(plan),
+                  cell_text(field(status, "rounds")));
+  const json& nodes = field(topology, "nodes");
+  out += format_node_table(nodes, NodeColumns::summary) + "\n";
+  std::vector<int> node_ids;
+  for (const auto& node : nodes.is_array() ? nodes : json::array()) {
+    if (field(node, "id").is_number_integer()) {
+      node_ids.push_back(field(node, "id").get<int>());
     }
-    top.push_back(std::move(row));
   }
-  out += format_table(top) + "\n";
-
-  const json& job = status.value("job", json());
-  if (job.is_object()) {
-    const json& progress = job.value("progress", json::object());
-    out += fmt::format("job {}: node {} -> {}, {} moved of {}, {:.0f} MiB/s\n", job.value("id", 0),
-                       job.value("source_node", 0), job.value("dest_nodes", json::array()).dump(),
-                       format_bytes(progress.value("moved", 0.0)),
-                       format_bytes(progress.value("goal", 0.0)),
-                       progress.value("rate_mib_per_s", 0.0));
-  } else {
-    out += "job: none\n";
-  }
-  const json& last = status.value("last_round", json());
-  if (last.is_object()) {
-    out += fmt::format("last round #{}: {} {}\n", last.value("number", 0),
-                       last.value("status", std::string()), last.value("reason", std::string()));
-  }
+  out += format_container_table(field(containers, "containers"), node_ids) + "\n";
+  out += "job:        " + job_line(field(status, "job")) + "\n";
+  out += "last round: " + round_line(field(status, "last_round")) + "\n";
   return out;
 }
 
 int run_top(const TopOptions& options) {
-  auto client = AdminClient::connect(options.socket, std::chrono::seconds(10));
+  int exit_code = kUsage;
+  auto client = connect_to_daemon(options.socket.string(), options.timeout, exit_code);
   if (!client) {
-    std::cerr << "numabalancerctl: cannot connect to numabalancerd at " << options.socket.string()
-              << ": " << client.error().message() << "\n";
-    return kUsage;
+    return exit_code;
   }
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -155,20 +126,21 @@ int run_top(const TopOptions& options) {
   ::sigaction(SIGTERM, &action, nullptr);
   TerminalMode terminal;
   while (true) {
+    // Each reply within --timeout: a daemon that stops answering ends the view.
     auto status = client->call("status");
-    auto topology = client->call("topology");
-    auto containers = client->call("containers", {{"limit", options.containers}});
-    auto plan = client->call("plan");
     if (interrupted) {
       std::cout << "\n";
       return kOk;
     }
     if (!status || !status->ok()) {
-      std::cout << "\x1b[H\x1b[2J"
-                << "lost the daemon: "
-                << (status ? status->error->message : status.error().message()) << "\n";
-      return kFailed;
+      std::cout << "\x1b[H\x1b[2J" << std::flush;
+      return status ? report_error(*status)
+                    : report_failure(status.error(), "waiting for the reply to status",
+                                     options.timeout, kFailed);
     }
+    auto topology = client->call("topology");
+    auto containers = client->call("containers", {{"limit", options.containers}});
+    auto plan = client->call("plan");
     auto result_or_empty = [](const Result<wire::Response>& response) {
       return response && response->ok() ? response->result : json::object();
     };

@@ -16,6 +16,7 @@ struct TopOptions {
   std::filesystem::path socket;
   std::optional<std::chrono::milliseconds> interval;  // default: the daemon's round interval
   std::size_t containers = 8;
+  std::chrono::milliseconds timeout{10000};  // --timeout: for each reply
 };
 
 // The screen for one refresh, without terminal control sequences.

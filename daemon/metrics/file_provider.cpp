@@ -9,6 +9,7 @@
 #include <set>
 
 #include "base/time.hpp"
+#include "core/metric_value.hpp"
 #include "daemon/metrics/input_names.hpp"
 #include "daemon/metrics/prometheus_text.hpp"
 #include "daemon/metrics/text_file.hpp"
@@ -19,6 +20,9 @@ namespace {
 
 constexpr double kBytesPerGigabyte = 1e9;
 constexpr long long kMaxNodeId = 4095;  // the kernel's largest MAX_NUMNODES
+// How far ahead of this host's clock a sample's timestamp may be: exporters on other hosts, or
+// stepping their clock, are a little off; more than this is a broken clock or a bogus timestamp.
+constexpr Duration kClockSkew = std::chrono::seconds(5);
 
 std::string seconds_text(std::chrono::duration<double> span) {
   char buffer[32];
@@ -36,9 +40,18 @@ std::optional<NodeId> parse_node_label(const std::string& text) {
   return id;
 }
 
+// Exporters write '{' (a JSON object) or '[' only when they mean JSON: no Prometheus line starts
+// with either.
 bool looks_like_json(const std::string& content) {
   auto first = content.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && content[first] == '{';
+  return first != std::string::npos && (content[first] == '{' || content[first] == '[');
+}
+
+std::string json_failure(const wire::BoundedJson& parsed) {
+  if (parsed.problem == wire::JsonProblem::invalid && !parsed.error.empty()) {
+    return parsed.error;
+  }
+  return wire::describe(parsed.problem, "the document");
 }
 
 }  // namespace
@@ -61,33 +74,58 @@ Result<NodeValues> FileProvider::read(TimePoint now) {
   if (config_.path.empty()) {
     return make_error(0, "no [metrics.file] path configured");
   }
+  if (config_.format != "auto" && config_.format != "json" && config_.format != "prometheus") {
+    return problem("unknown format \"" + config_.format + "\" (auto, json or prometheus)");
+  }
   auto content = read_text_file(config_.path);
   if (!content) {
     return content.error();
   }
-  bool json = config_.format == "json" || (config_.format == "auto" && looks_like_json(*content));
-  if (json) {
-    return read_json(*content, now);
+  if (config_.format == "json") {
+    wire::BoundedJson parsed = wire::parse_bounded_json(*content);
+    if (parsed.problem != wire::JsonProblem::none) {
+      return problem(wire::describe(parsed.problem, "the document") +
+                     (parsed.error.empty() ? "" : " (" + parsed.error + ")"));
+    }
+    return read_json(parsed.value, now);
   }
-  if (config_.format != "auto" && config_.format != "prometheus") {
-    return problem("unknown format \"" + config_.format + "\" (auto, json or prometheus)");
+  if (config_.format == "prometheus") {
+    auto text = parse_prometheus_text(*content);
+    if (!text) {
+      return problem("not Prometheus text: " + text.error().context);
+    }
+    return read_prometheus(*text, now);
   }
-  struct stat status {};
-  if (::stat(config_.path.c_str(), &status) != 0) {
-    return make_error(errno, "stat " + config_.path);
-  }
-  auto mtime = TimePoint(std::chrono::duration_cast<TimePoint::duration>(
-      std::chrono::seconds(status.st_mtim.tv_sec) +
-      std::chrono::nanoseconds(status.st_mtim.tv_nsec)));
-  return read_prometheus(*content, mtime, now);
+  return read_either(*content, now);
 }
 
-Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint now) {
-  wire::BoundedJson bounded = wire::parse_bounded_json(content);
-  if (bounded.problem != wire::JsonProblem::none) {
-    return problem(wire::describe(bounded.problem, "the document"));
+// format = "auto": the format the content looks like is tried first, so that its error comes
+// first when neither fits; both errors are given, since either may be the one to fix.
+Result<NodeValues> FileProvider::read_either(const std::string& content, TimePoint now) {
+  const bool json_first = looks_like_json(content);
+  wire::BoundedJson json;
+  if (json_first) {
+    json = wire::parse_bounded_json(content);
+    if (json.problem == wire::JsonProblem::none) {
+      return read_json(json.value, now);
+    }
   }
-  const nlohmann::json& document = bounded.value;
+  auto text = parse_prometheus_text(content);
+  if (text) {
+    return read_prometheus(*text, now);
+  }
+  if (!json_first) {
+    json = wire::parse_bounded_json(content);
+    if (json.problem == wire::JsonProblem::none) {
+      return read_json(json.value, now);
+    }
+  }
+  const std::string not_json = "not JSON (" + json_failure(json) + ")";
+  const std::string not_text = "not Prometheus text (" + text.error().context + ")";
+  return problem(json_first ? not_json + " and " + not_text : not_text + " and " + not_json);
+}
+
+Result<NodeValues> FileProvider::read_json(const nlohmann::json& document, TimePoint now) {
   if (!document.is_object()) {
     return problem("expected a JSON object with \"time\" and \"nodes\"");
   }
@@ -120,7 +158,7 @@ Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint
   if (nodes == document.end() || !nodes->is_array()) {
     return problem("\"nodes\" is missing or not an array");
   }
-  const char* field = metric_ == Metric::read_latency ? "read_latency_ns" : "bandwidth_gbps";
+  const std::string field(field_name(metric_));
   NodeValues values;
   std::set<NodeId> seen;
   for (const auto& node : *nodes) {
@@ -141,7 +179,7 @@ Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint
       continue;
     }
     if (!value->is_number()) {
-      return problem(std::string("node ") + std::to_string(node_id) + ": \"" + field +
+      return problem("node " + std::to_string(node_id) + ": \"" + field +
                      "\" is not a number: " + value->dump());
     }
     values[node_id] = value->get<double>();
@@ -149,24 +187,60 @@ Result<NodeValues> FileProvider::read_json(const std::string& content, TimePoint
   return values;
 }
 
-Result<NodeValues> FileProvider::read_prometheus(const std::string& content, TimePoint mtime,
-                                                 TimePoint now) {
-  if (now - mtime > config_.max_age) {
-    return problem("stale: last written " + format_rfc3339_millis(mtime) + ", " +
-                   seconds_text(now - mtime) + " ago (max_age " + seconds_text(config_.max_age) +
+Result<TimePoint> FileProvider::modified_time() const {
+  struct stat status {};
+  if (::stat(config_.path.c_str(), &status) != 0) {
+    return make_error(errno, "stat " + config_.path);
+  }
+  return TimePoint(std::chrono::duration_cast<TimePoint::duration>(
+      std::chrono::seconds(status.st_mtim.tv_sec) +
+      std::chrono::nanoseconds(status.st_mtim.tv_nsec)));
+}
+
+// A sample's own timestamp (ms since the epoch) says how old its value is, whatever the file's
+// mtime: an exporter may rewrite the file with values it read long ago. Compared in milliseconds
+// against bounds near `now`, so that no timestamp, however wild, overflows a TimePoint.
+Status FileProvider::check_sample(const PrometheusSample& sample, TimePoint now) const {
+  if (auto bad = core::metric_value_problem(sample.value)) {
+    return problem(series_name(sample) + ": " + *bad);
+  }
+  if (!sample.timestamp_ms) {
+    return Ok{};
+  }
+  const std::int64_t stamp = *sample.timestamp_ms;
+  const std::int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const std::chrono::duration<double> age(
+      (static_cast<double>(now_ms) - static_cast<double>(stamp)) / 1000);
+  if (stamp < now_ms - config_.max_age.count()) {
+    return problem("stale sample " + series_name(sample) + ": its timestamp is " +
+                   seconds_text(age) + " old (max_age " + seconds_text(config_.max_age) + ")");
+  }
+  if (stamp > now_ms + kClockSkew.count()) {
+    return problem("sample " + series_name(sample) + " has a timestamp " + seconds_text(-age) +
+                   " in the future (more than the " + seconds_text(kClockSkew) +
+                   " allowed for clock skew)");
+  }
+  return Ok{};
+}
+
+Result<NodeValues> FileProvider::read_prometheus(const PrometheusText& text, TimePoint now) {
+  auto mtime = modified_time();
+  if (!mtime) {
+    return mtime.error();
+  }
+  if (now - *mtime > config_.max_age) {
+    return problem("stale: last written " + format_rfc3339_millis(*mtime) + ", " +
+                   seconds_text(now - *mtime) + " ago (max_age " + seconds_text(config_.max_age) +
                    ")");
   }
-  auto text = parse_prometheus_text(content);
-  if (!text) {
-    return problem("not Prometheus text: " + text.error().context);
-  }
   InputName input = choose_input_name(
-      *text, metric_,
+      text, metric_,
       metric_ == Metric::read_latency ? config_.latency_metric : config_.bandwidth_metric);
   const std::string& metric_name = input.name;
-  std::string type = text->type_of(metric_name);
+  std::string type = text.type_of(metric_name);
   if (type == "untyped" && metric_name.ends_with("_total")) {
-    type = text->type_of(metric_name.substr(0, metric_name.size() - 6));
+    type = text.type_of(metric_name.substr(0, metric_name.size() - 6));
   }
   bool counter = type == "counter";
   if (counter && metric_ == Metric::read_latency) {
@@ -174,7 +248,7 @@ Result<NodeValues> FileProvider::read_prometheus(const std::string& content, Tim
   }
   std::map<NodeId, CounterPoint> points;
   bool any_series = false;
-  for (const auto& sample : text->samples) {
+  for (const auto& sample : text.samples) {
     if (sample.name != metric_name) {
       continue;
     }
@@ -187,13 +261,16 @@ Result<NodeValues> FileProvider::read_prometheus(const std::string& content, Tim
     if (!node) {
       return problem(metric_name + " has node=\"" + label->second + "\", not a node number");
     }
+    if (auto checked = check_sample(sample, now); !checked) {
+      return checked.error();
+    }
     auto [it, inserted] = points.try_emplace(*node);
     if (!inserted && metric_ == Metric::read_latency) {
       return problem(metric_name + " has several series for node " + std::to_string(*node));
     }
     it->second.value += sample.value;
     it->second.time =
-        sample.timestamp_ms ? TimePoint(std::chrono::milliseconds(*sample.timestamp_ms)) : mtime;
+        sample.timestamp_ms ? TimePoint(std::chrono::milliseconds(*sample.timestamp_ms)) : *mtime;
   }
   if (!any_series) {
     auto others = other_spellings(metric_, metric_name);

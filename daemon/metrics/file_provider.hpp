@@ -8,7 +8,13 @@
 // malachite or a custom exporter plug in, and how tests inject pressure.
 //
 // Freshness: JSON data is as old as its "time"; Prometheus text as old as the file's mtime
-// (exporters rewrite the whole file). Older than max_age means stale, so unavailable.
+// (exporters rewrite the whole file) and, when a sample carries a timestamp, that sample as old
+// as its timestamp. Older than max_age means stale, so the whole reading is unavailable, with the
+// stale sample named; so is a sample timestamped more than a few seconds in the future.
+// Values: a negative or non-finite sample fails the reading the same way, named (JSON values are
+// checked by MetricSource, which names the node).
+// Format "auto" tries JSON first when the file starts with '{' or '[', Prometheus text first
+// otherwise; a file that is neither gets both errors.
 // Prometheus series typed counter become per-second rates between two versions of the file (a
 // bandwidth counter is in bytes, so it becomes GB/s, 1 GB = 1e9 bytes); the first version seen
 // and a counter that went backwards give no rate yet. Several bandwidth series for one node
@@ -19,10 +25,12 @@
 // thresholds calibrated on the exporter's idle and loaded readings (README).
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
 #include "daemon/config/config.hpp"
+#include "daemon/metrics/prometheus_text.hpp"
 #include "daemon/metrics/provider.hpp"
 
 namespace nb::metrics {
@@ -46,8 +54,11 @@ class FileProvider final : public Provider {
     std::optional<double> rate;
   };
 
-  Result<NodeValues> read_json(const std::string& content, TimePoint now);
-  Result<NodeValues> read_prometheus(const std::string& content, TimePoint mtime, TimePoint now);
+  Result<NodeValues> read_either(const std::string& content, TimePoint now);
+  Result<NodeValues> read_json(const nlohmann::json& document, TimePoint now);
+  Result<NodeValues> read_prometheus(const PrometheusText& text, TimePoint now);
+  Result<TimePoint> modified_time() const;
+  Status check_sample(const PrometheusSample& sample, TimePoint now) const;
   Result<NodeValues> counter_rates(const std::map<NodeId, CounterPoint>& points);
   Error problem(const std::string& what) const;
 

@@ -192,6 +192,32 @@ Result<PrometheusSample> parse_sample(LineReader& line) {
 
 }  // namespace
 
+std::string series_name(const PrometheusSample& sample) {
+  std::string text = sample.name;
+  if (sample.labels.empty()) {
+    return text;
+  }
+  text += '{';
+  for (const auto& [label, value] : sample.labels) {
+    if (text.back() != '{') {
+      text += ',';
+    }
+    text += label + "=\"";
+    for (char c : value) {
+      if (c == '\\' || c == '"') {
+        text += '\\';
+        text += c;
+      } else if (c == '\n') {
+        text += "\\n";
+      } else {
+        text += c;
+      }
+    }
+    text += '"';
+  }
+  return text + '}';
+}
+
 std::string PrometheusText::type_of(const std::string& family) const {
   auto it = types.find(family);
   return it == types.end() ? "untyped" : it->second;

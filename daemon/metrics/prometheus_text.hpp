@@ -20,6 +20,9 @@ struct PrometheusSample {
   std::optional<std::int64_t> timestamp_ms;
 };
 
+// The sample's series as the format writes it, for messages: name{label="value",...}.
+std::string series_name(const PrometheusSample& sample);
+
 struct PrometheusText {
   std::map<std::string, std::string> types;  // metric family -> "counter", "gauge", ...
   std::vector<PrometheusSample> samples;

@@ -12,4 +12,8 @@ std::string_view to_string(Metric metric) {
   return "unknown";
 }
 
+std::string_view field_name(Metric metric) {
+  return metric == Metric::read_latency ? "read_latency_ns" : "bandwidth_gbps";
+}
+
 }  // namespace nb::metrics

@@ -21,6 +21,9 @@ using core::LatencyKind;
 using core::to_string;
 
 std::string_view to_string(Metric metric);
+// The metric's field in a snapshot's nodes and in the file provider's JSON: "read_latency_ns",
+// "bandwidth_gbps".
+std::string_view field_name(Metric metric);
 
 using NodeValues = std::map<NodeId, double>;  // ns for latency, GB/s for bandwidth
 

@@ -1,9 +1,9 @@
 #include "daemon/metrics/source.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 
+#include "core/metric_value.hpp"
 #include "daemon/metrics/provider_registry.hpp"
 #include "daemon/metrics/replay_rule.hpp"
 
@@ -80,11 +80,21 @@ MetricReading MetricSource::read_provider(Provider& provider, TimePoint now, std
     reason = std::string(provider.name()) + ": " + raw.error().message();
     return reading;
   }
-  // A node outside the topology cannot be acted on; a zero or a NaN is not a measurement.
+  // A node outside the topology cannot be acted on and a zero is not a measurement: both are
+  // left out. A negative or non-finite value is a broken provider, so none of its values count.
   for (const auto& [node, value] : *raw) {
     bool known =
         std::find(topology_nodes_.begin(), topology_nodes_.end(), node) != topology_nodes_.end();
-    if (known && std::isfinite(value) && value > 0) {
+    if (!known) {
+      continue;
+    }
+    if (auto problem = core::metric_value_problem(value)) {
+      reason = std::string(provider.name()) + ": node " + std::to_string(node) + " " +
+               std::string(field_name(metric_)) + ": " + *problem;
+      reading.values.clear();
+      return reading;
+    }
+    if (value > 0) {
       reading.values[node] = value;
     }
   }

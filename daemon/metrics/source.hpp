@@ -20,7 +20,8 @@
 namespace nb::metrics {
 
 struct MetricReading {
-  // Only measured nodes appear; never a zero, a negative or a non-finite value.
+  // Only measured nodes appear; never a zero, a negative or a non-finite value (one of the last
+  // two makes the reading unavailable, naming the node and the value).
   NodeValues values;
   // The provider that answered ("file", "probe", "perf", "resctrl"); empty when none did.
   std::string provider;

@@ -205,7 +205,7 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
     state_.last_scan_policy = state_.config.policy;
     const core::Snapshot& snapshot = state_.last_scan->snapshot;
     effects_measured = record_due_effects(state_, snapshot, audit_log_) > 0;
-    auto decision = seams_.decide(snapshot, state_.config.policy, state_.history, now);
+    auto decision = decide_on_scan(seams_.decide, state_, now);
     record_decision(record, decision, state_.baselines.learning_note(decision, snapshot));
     if (!has_work(decision)) {
       record.outcome = codec::RoundOutcome::none;

@@ -10,6 +10,7 @@
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/host_scanner.hpp"
 #include "daemon/service/extension_names.hpp"
+#include "daemon/service/provider_log.hpp"
 #include "daemon/service/threshold_note.hpp"
 
 namespace nb::service {
@@ -26,19 +27,24 @@ Result<DaemonSeams> host_seams(const config::Config& config,
   // reference: a replaced scanner lives until the scan that uses it returns.
   // The threshold note is said once per scanner, that is per configuration, not every round; a
   // scan still running on a replaced scanner reports to that scanner's warning, not the new one.
+  // Providers going down and coming back are logged across reloads: a reload that mends a
+  // provider is followed by its "works again".
   struct Configured {
     std::shared_ptr<host::HostScanner> scanner;
     core::ThresholdMode threshold_mode = core::ThresholdMode::automatic;
     std::shared_ptr<ThresholdWarning> warning;
+    config::MetricsConfig metrics;
   };
   struct CurrentScanner {
     std::mutex mutex;
     Configured configured;
+    ProviderLog providers;
   };
   auto configure = [host_root](const config::Config& next) {
     return Configured{.scanner = std::make_shared<host::HostScanner>(host_root, next),
                       .threshold_mode = next.policy.threshold_mode,
-                      .warning = std::make_shared<ThresholdWarning>()};
+                      .warning = std::make_shared<ThresholdWarning>(),
+                      .metrics = next.metrics};
   };
   auto current = std::make_shared<CurrentScanner>();
   current->configured = configure(config);
@@ -57,6 +63,7 @@ Result<DaemonSeams> host_seams(const config::Config& config,
     if (scanned) {
       std::lock_guard lock(current->mutex);
       note = configured.warning->after_scan(configured.threshold_mode, scanned->report);
+      current->providers.after_scan(scanned->report, configured.metrics);
     }
     if (note) {
       spdlog::warn("{}", *note);

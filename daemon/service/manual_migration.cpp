@@ -1,5 +1,7 @@
 #include "daemon/service/manual_migration.hpp"
 
+#include <algorithm>
+
 #include "base/parse_units.hpp"
 
 namespace nb::service {
@@ -18,6 +20,16 @@ Result<Bytes, ManualMigrationError> parse_budget(std::string_view text) {
 Result<Ok, ManualMigrationError> check_rate(double mib_per_s) {
   if (!rate_limit_in_range(mib_per_s)) {
     return ManualMigrationError{MigrationProblem::rate_out_of_range, ""};
+  }
+  return Ok{};
+}
+
+Result<Ok, ManualMigrationError> check_source_and_destinations(NodeId from,
+                                                               const std::vector<NodeId>& to) {
+  if (std::find(to.begin(), to.end(), from) != to.end()) {
+    return ManualMigrationError{
+        MigrationProblem::source_is_destination,
+        "the source node " + std::to_string(from) + " is also a destination"};
   }
   return Ok{};
 }

@@ -35,6 +35,7 @@ enum class MigrationProblem {
   no_such_process,
   cgroup_refused,  // not beneath the memory cgroup root, or no such cgroup; the detail says which
   outside_pools,   // in no configured pool, and the caller is not root; the detail names the rule
+  source_is_destination,  // the detail is the message both front ends show
 };
 
 struct ManualMigrationError {
@@ -45,6 +46,10 @@ struct ManualMigrationError {
 // A budget written as a size ("512MiB"); it must be positive.
 Result<Bytes, ManualMigrationError> parse_budget(std::string_view text);
 Result<Ok, ManualMigrationError> check_rate(double mib_per_s);
+// The source must not be one of the destinations: pages already on it would count as placed and
+// the job would report success having moved nothing.
+Result<Ok, ManualMigrationError> check_source_and_destinations(NodeId from,
+                                                               const std::vector<NodeId>& to);
 // The process must exist under `proc_root` now; it may still exit before the job reaches it.
 Result<Ok, ManualMigrationError> check_process(int pid, const std::filesystem::path& proc_root);
 

@@ -2,7 +2,17 @@
 
 #include <set>
 
+#include "daemon/codec/explain.hpp"
+
 namespace nb::service {
+
+core::Decision decide_on_scan(const DecideFunction& decide, const DaemonState& state,
+                              TimePoint now) {
+  const host::HostScan& scan = *state.last_scan;
+  core::Decision decision = decide(scan.snapshot, state.config.policy, state.history, now);
+  codec::explain_unavailable_metrics(decision, scan.report.providers);
+  return decision;
+}
 
 RoundJobPlan plan_round_job(
     const core::Decision& decision, const config::EvictionConfig& eviction,

@@ -1,6 +1,6 @@
 #pragma once
-// From a round to its job: the work a decision asks for, the record a manual job runs under, and
-// the one-line status systemd shows for a round.
+// From a round to its job: the round's decision, the work it asks for, the record a manual job
+// runs under, and the one-line status systemd shows for a round.
 
 #include <filesystem>
 #include <functional>
@@ -13,8 +13,17 @@
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/eviction/registry.hpp"
+#include "daemon/service/daemon_state.hpp"
 
 namespace nb::service {
+
+using DecideFunction = std::function<core::Decision(
+    const core::Snapshot&, const core::PolicyConfig&, const core::History&, TimePoint now)>;
+
+// `decide` on the last scan (which must be there) with the round's [policy] and history; the
+// explanation opens with why each metric without data has none, for `plan --explain`.
+core::Decision decide_on_scan(const DecideFunction& decide, const DaemonState& state,
+                              TimePoint now);
 
 // The evictions (when [eviction] acts) and the migration of every other container the decision
 // moves, within the sum of their bytes on the source.

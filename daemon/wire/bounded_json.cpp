@@ -1,6 +1,21 @@
 #include "daemon/wire/bounded_json.hpp"
 
 namespace nb::wire {
+namespace {
+
+// "[json.exception.parse_error.101] parse error at ..." -> "parse error at ...". The parser also
+// throws out_of_range for a number too large for a double ("1e999").
+std::string without_exception_id(std::string_view what) {
+  if (what.starts_with('[')) {
+    auto end = what.find("] ");
+    if (end != std::string_view::npos) {
+      what.remove_prefix(end + 2);
+    }
+  }
+  return std::string(what);
+}
+
+}  // namespace
 
 BoundedJson parse_bounded_json(std::string_view text, int max_depth) {
   using Event = nlohmann::json::parse_event_t;
@@ -14,7 +29,12 @@ BoundedJson parse_bounded_json(std::string_view text, int max_depth) {
     return !too_deep;
   };
   BoundedJson out;
-  out.value = nlohmann::json::parse(text, within_depth, /*allow_exceptions=*/false);
+  try {
+    out.value = nlohmann::json::parse(text, within_depth);
+  } catch (const nlohmann::json::exception& error) {
+    out.value = nlohmann::json(nlohmann::json::value_t::discarded);
+    out.error = without_exception_id(error.what());
+  }
   if (too_deep) {
     out.value = nlohmann::json(nlohmann::json::value_t::discarded);
     out.problem = JsonProblem::too_deep;

@@ -18,6 +18,8 @@ enum class JsonProblem { none, invalid, too_deep };
 struct BoundedJson {
   nlohmann::json value;  // discarded unless problem is none
   JsonProblem problem = JsonProblem::none;
+  // invalid: the parser's account, "parse error at line 1, column 9: syntax error while ...".
+  std::string error;
 };
 
 // Parses `text`; an array or object nested more than `max_depth` levels deep ("[[1]]" is 2) is

@@ -3,9 +3,11 @@
 # host and runs real cross-node migrations in them with the binaries of BUILD_DIR.
 #
 # Usage: tests/vm/run.sh BUILD_DIR
-#   NB_VM_ONLY=name[,name…]   run only these guests (names as printed)
+#   NB_VM_ONLY=name[,name…]   run only these guests (names as printed: vm-2nodes@6.12, or
+#                             vm-2nodes for that guest on every kernel)
 #   NB_VM_SCENARIOS=a[,b…]    run these scenarios in each selected guest instead of its list
-#   NB_VM_KERNEL=/path        boot this kernel image instead of fetching Debian's
+#   NB_VM_KERNEL=/path        boot this image instead of Debian's stable kernel (6.1)
+#   NB_VM_KERNEL_BACKPORTS=/path  the same for the backports kernel (6.12); "none" skips it
 #   NB_VM_TIMEOUT_SCALE=N     multiply every guest's timeout (slow machines)
 # Installs nothing (scripts/setup.sh --tests does). Downloads are cached in tests/vm/cache/.
 # Prints one line per check and "N passed, M failed"; exits non-zero on any failure, including a
@@ -26,18 +28,23 @@ source "$here/lib/guest.sh"
 
 passed=0
 failed=0
+skipped=0
 pass_line() { echo "PASS $*"; passed=$((passed + 1)); }
 fail_line() { echo "FAIL $*"; failed=$((failed + 1)); }
+skip_line() { echo "SKIP $*"; skipped=$((skipped + 1)); }
 summary() {
-  echo "$passed passed, $failed failed"
+  echo "$passed passed, $failed failed, $skipped skipped"
   ((failed == 0 && passed > 0))
 }
 
-# The guests: NAME TOPOLOGY SCENARIOS TIMEOUT_S NODE_MIB. A scenario joins this list only once
-# the binaries it exercises exist; see tests/vm/README.md.
+# The guests: NAME KERNEL TOPOLOGY SCENARIOS TIMEOUT_S NODE_MIB, KERNEL being `stable` (the
+# release's own, 6.1) or `backports` (6.12, what production hosts run). A scenario joins this list
+# only once the binaries it exercises exist; tests/vm/README.md says what runs where and what it
+# costs.
 guests=(
-  "vm-2nodes 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects 900 512"
-  "vm-4nodes 4nodes smoke,four_nodes_plan,destination_full,daemon_four_nodes,daemon_faults 600 512"
+  "vm-2nodes stable 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects,hot_first 900 512"
+  "vm-4nodes stable 4nodes smoke,four_nodes_plan,destination_full,daemon_four_nodes,daemon_faults 600 512"
+  "vm-2nodes backports 2nodes smoke,manual_migration,walk,hot_first 900 768"
 )
 
 missing=()
@@ -59,26 +66,54 @@ results_dir="$build_dir/tests/vm/results"
 mkdir -p "$cache_dir" "$results_dir"
 : >"$results_dir/results.txt"
 
-if ! kernel=$(kernel_fetch "$cache_dir"); then
-  fail_line "rig/kernel could not fetch the guest kernel (see above)"
-  summary
-  exit 1
-fi
+# The stable kernel decides the run; the backports one is skipped, with the reason, when it cannot
+# be fetched (an offline machine, a mirror without backports).
+declare -A kernels labels skip_reasons
+for suite in stable backports; do
+  if [[ $suite == backports && "${NB_VM_KERNEL_BACKPORTS:-}" == none ]]; then
+    skip_reasons[$suite]="NB_VM_KERNEL_BACKPORTS=none"
+    continue
+  fi
+  fetch_log=$(mktemp)
+  if kernels[$suite]=$(kernel_fetch "$cache_dir" "$suite" 2>"$fetch_log"); then
+    labels[$suite]=$(kernel_label "${kernels[$suite]}")
+    cat "$fetch_log" >&2
+  elif [[ $suite == stable ]]; then
+    cat "$fetch_log" >&2
+    fail_line "rig/kernel could not fetch the guest kernel: $(tail -n 1 "$fetch_log")"
+    rm -f "$fetch_log"
+    summary
+    exit 1
+  else
+    skip_reasons[$suite]="could not fetch the backports kernel: $(tail -n 1 "$fetch_log")"
+    unset "kernels[$suite]"
+  fi
+  rm -f "$fetch_log"
+done
 initramfs="$build_dir/tests/vm/initramfs.cpio"
 if ! initramfs_build "$source_dir" "$build_dir" "$initramfs"; then
   fail_line "rig/initramfs could not be built (see above)"
   summary
   exit 1
 fi
-echo "vm: kernel $kernel, initramfs $(($(stat -c %s "$initramfs") / 1048576)) MiB"
+for suite in "${!kernels[@]}"; do
+  echo "vm: $suite kernel ${labels[$suite]}: ${kernels[$suite]}"
+done
+echo "vm: initramfs $(($(stat -c %s "$initramfs") / 1048576)) MiB"
 
 scale=${NB_VM_TIMEOUT_SCALE:-1}
 for entry in "${guests[@]}"; do
-  read -r name topology scenarios timeout_s node_mib <<<"$entry"
-  if [[ -n "${NB_VM_ONLY:-}" && ",$NB_VM_ONLY," != *",$name,"* ]]; then
+  read -r name suite topology scenarios timeout_s node_mib <<<"$entry"
+  label=${labels[$suite]:-$suite}
+  if [[ -n "${NB_VM_ONLY:-}" && ",$NB_VM_ONLY," != *",$name,"* && ",$NB_VM_ONLY," != *",$name@$label,"* ]]; then
     continue
   fi
-  guest_run "$name" "$topology" "${NB_VM_SCENARIOS:-$scenarios}" "$((timeout_s * scale))" "$node_mib"
+  if [[ -z "${kernels[$suite]:-}" ]]; then
+    skip_line "$name@$label ${skip_reasons[$suite]}"
+    continue
+  fi
+  kernel=${kernels[$suite]}
+  guest_run "$name@$label" "$topology" "${NB_VM_SCENARIOS:-$scenarios}" "$((timeout_s * scale))" "$node_mib"
 done
 
 echo "vm: figures in $results_dir/results.txt, logs in $results_dir/<guest>/"

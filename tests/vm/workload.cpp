@@ -3,7 +3,8 @@
 // answers commands (stdin lines) and signals until told to exit:
 //   (start)                    -> "ready pid=… bytes=… node=… base=0x…"
 //   verify  | SIGUSR1          -> "verify ok=1 mismatched_pages=0 checksum=0x…"
-//   where   | SIGUSR2          -> "where N0=<bytes> N1=<bytes> … unknown=<bytes>"
+//   where   | SIGUSR2          -> "where N0=<bytes> N1=<bytes> … unknown=<bytes>", then with
+//                                 --hot-tail-mib "hot N0=<bytes> … unknown=<bytes>" for the tail
 //   move N                     -> move_pages of its own memory to node N, then "move …" and "where
 //   …" exit    | SIGTERM, SIGINT  -> verify, then exit (status 0 only when the data is intact)
 // Every reply is one line on stdout, flushed, so a shell script can wait for it in a file.
@@ -15,7 +16,9 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -41,6 +45,7 @@ struct Options {
   std::string huge_pages = "default";    // default, on, off
   bool preferred = false;  // MPOL_PREFERRED: spill to other nodes instead of being OOM-killed
   std::uint64_t seed = 1;
+  long hot_tail_mib = 0;  // a thread reads the last this many MiB over and over
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -48,7 +53,7 @@ struct Options {
                "nb_vm_workload: %s\n"
                "usage: nb_vm_workload (--mib N | --fill-leaving-mib N) --node K\n"
                "                      [--policy bind|preferred] [--huge-pages default|on|off]\n"
-               "                      [--seed S]\n",
+               "                      [--seed S] [--hot-tail-mib N]\n",
                message);
   std::exit(2);
 }
@@ -92,6 +97,8 @@ Options parse_options(int argc, char** argv) {
         usage("--policy takes bind or preferred");
       }
       options.preferred = policy == "preferred";
+    } else if (flag == "--hot-tail-mib") {
+      options.hot_tail_mib = parse_number(value, "--hot-tail-mib needs a number of MiB");
     } else if (flag == "--seed") {
       options.seed = static_cast<std::uint64_t>(parse_number(value, "--seed needs a number"));
     } else {
@@ -137,6 +144,34 @@ class Region {
     }
   }
 
+  // Reads one word per page of the last `mib` MiB until stopped, with a short pause between
+  // sweeps, so DAMON sees those pages accessed in every sample and the rest never.
+  void start_hot_tail(long mib) {
+    hot_pages_ = std::min(pages(), static_cast<std::size_t>(mib) * kMiB / kPageSize);
+    if (hot_pages_ == 0) {
+      return;
+    }
+    toucher_ = std::thread([this] {
+      std::size_t words_per_page = kPageSize / sizeof(std::uint64_t);
+      std::size_t first = (pages() - hot_pages_) * words_per_page;
+      std::uint64_t sum = 0;
+      while (!stop_.load(std::memory_order_relaxed)) {
+        for (std::size_t i = first; i < pages() * words_per_page; i += words_per_page) {
+          sum += static_cast<volatile std::uint64_t*>(base_)[i];
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+      sink_ = sum;
+    });
+  }
+
+  void stop_hot_tail() {
+    stop_ = true;
+    if (toucher_.joinable()) {
+      toucher_.join();
+    }
+  }
+
   std::size_t bytes() const { return bytes_; }
   const void* base() const { return base_; }
   std::size_t pages() const { return bytes_ / kPageSize; }
@@ -164,14 +199,22 @@ class Region {
     return mismatched_pages == 0;
   }
 
-  // Where the kernel says each 4 KiB page lives (move_pages with no target nodes only asks).
+  // Where the kernel says each 4 KiB page lives (move_pages with no target nodes only asks), for
+  // the whole region and then for its hot tail.
   void where(std::FILE* out) const {
+    where_pages(out, "where", 0, pages());
+    if (hot_pages_ > 0) {
+      where_pages(out, "hot", pages() - hot_pages_, pages());
+    }
+  }
+
+  void where_pages(std::FILE* out, const char* label, std::size_t begin, std::size_t end) const {
     std::map<int, std::size_t> pages_per_node;
     std::size_t unknown = 0;
     std::vector<void*> addresses;
     std::vector<int> status;
-    for (std::size_t first = 0; first < pages(); first += kPagesPerCall) {
-      std::size_t count = std::min(kPagesPerCall, pages() - first);
+    for (std::size_t first = begin; first < end; first += kPagesPerCall) {
+      std::size_t count = std::min(kPagesPerCall, end - first);
       addresses.resize(count);
       status.assign(count, -1);
       for (std::size_t i = 0; i < count; ++i) {
@@ -189,7 +232,7 @@ class Region {
         }
       }
     }
-    std::fprintf(out, "where");
+    std::fprintf(out, "%s", label);
     for (const auto& [node, count] : pages_per_node) {
       std::fprintf(out, " N%d=%zu", node, count * kPageSize);
     }
@@ -237,6 +280,10 @@ class Region {
   std::size_t bytes_;
   std::uint64_t seed_;
   std::uint64_t* base_ = nullptr;
+  std::size_t hot_pages_ = 0;
+  std::thread toucher_;
+  std::atomic<bool> stop_{false};
+  std::uint64_t sink_ = 0;
 };
 
 std::size_t size_to_allocate(const Options& options) {
@@ -304,6 +351,7 @@ int main(int argc, char** argv) {
 
   Region region(bytes, options.node, options);
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  region.start_hot_tail(options.hot_tail_mib);
   // The base address lets a test corrupt a word through /proc/PID/mem and see verify catch it.
   std::printf("ready pid=%d bytes=%zu node=%d base=%p\n", getpid(), region.bytes(), options.node,
               region.base());
@@ -345,6 +393,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  region.stop_hot_tail();
   intact = region.verify(stdout);
   std::printf("exit intact=%d\n", intact ? 1 : 0);
   return intact ? 0 : 1;

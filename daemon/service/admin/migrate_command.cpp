@@ -33,9 +33,8 @@ ArgResult<Ok> read_nodes(const json& args, const core::Snapshot* snapshot,
     return dests.error();
   }
   request.to = std::move(dests.value());
-  if (std::find(request.to.begin(), request.to.end(), request.from) != request.to.end()) {
-    return ArgumentError{"the source node " + std::to_string(request.from) +
-                         " is also a destination"};
+  if (auto distinct = check_source_and_destinations(request.from, request.to); !distinct) {
+    return ArgumentError{distinct.error().detail};
   }
   if (snapshot != nullptr) {
     auto known = [&](NodeId id) {

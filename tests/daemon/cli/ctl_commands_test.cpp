@@ -92,8 +92,13 @@ TEST_F(CtlAgainstDaemon, ReadOnlyCommandsPrintTablesAndJson) {
   EXPECT_NE(run({"list_commands"}).find("reconcile"), std::string::npos);
   EXPECT_NE(run({"plan"}).find("status:"), std::string::npos);
   EXPECT_FALSE(run({"plan", "--explain"}).empty());
-  EXPECT_NE(run({"history", "-n", "3"}).find("OUTCOME"), std::string::npos);
-  EXPECT_NE(run({"containers"}).find("CONTAINER"), std::string::npos);
+  // The e2e daemon's pool matches no cgroup: an empty table says why. Its kept rounds, if any,
+  // are a table.
+  auto history = run({"history", "-n", "3"});
+  EXPECT_TRUE(history.find("OUTCOME") != std::string::npos ||
+              history.find("no rounds kept yet") != std::string::npos)
+      << history;
+  EXPECT_NE(run({"containers"}).find("no cgroup matched the pools"), std::string::npos);
   EXPECT_NE(run({"config"}).find("[daemon]"), std::string::npos);
   EXPECT_NE(run({"metrics"}).find("# TYPE numabalancer_node_read_latency_seconds gauge"),
             std::string::npos);

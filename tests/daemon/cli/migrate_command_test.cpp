@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -90,19 +91,35 @@ class Workload {
   bool ready_ = false;
 };
 
+// A node other than 0 to move to: the source may not be a destination.
+std::string second_node() {
+  for (int node = 1; node < 64; ++node) {
+    if (std::filesystem::exists("/sys/devices/system/node/node" + std::to_string(node))) {
+      return std::to_string(node);
+    }
+  }
+  return "";
+}
+
 class MigrateCommand : public ::testing::Test {
  protected:
   void SetUp() override {
     if (::geteuid() != 0) {
       GTEST_SKIP() << "moving another process's pages needs root (CAP_SYS_NICE)";
     }
+    to = second_node();
+    if (to.empty()) {
+      GTEST_SKIP() << "needs a second NUMA node (the guest rig, tests/vm, has them)";
+    }
   }
+
+  std::string to;
 };
 
-TEST_F(MigrateCommand, MovingToNodeZeroMeetsTheThresholdAndPrintsJson) {
+TEST_F(MigrateCommand, MovingToTheSecondNodeMeetsTheThresholdAndPrintsJson) {
   Workload workload(32);
   ASSERT_TRUE(workload.ready());
-  auto outcome = run_migrate({"--pid", workload.pid(), "--from", "0", "--to", "0", "--json"});
+  auto outcome = run_migrate({"--pid", workload.pid(), "--from", "0", "--to", to, "--json"});
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   auto report = nlohmann::json::parse(outcome.out);
   EXPECT_EQ(report["threshold_met"], true);
@@ -115,7 +132,7 @@ TEST_F(MigrateCommand, TableNamesTheProcessAndTheStopReason) {
   Workload workload(8);
   ASSERT_TRUE(workload.ready());
   auto outcome =
-      run_migrate({"--pid", workload.pid(), "--from", "0", "--to", "0", "--max-bytes", "4MiB"});
+      run_migrate({"--pid", workload.pid(), "--from", "0", "--to", to, "--max-bytes", "4MiB"});
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_NE(outcome.out.find("budget_met"), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find(workload.pid()), std::string::npos) << outcome.out;
@@ -127,34 +144,38 @@ TEST_F(MigrateCommand, DeadlineBeforeTheThresholdIsPartial) {
   nb::testing::TempTree tree;
   auto config = tree.make_file("config.toml", "[actuator]\njob_deadline = \"300ms\"\n");
   auto outcome = run_migrate({"--config", config.string(), "--pid", workload.pid(), "--from", "0",
-                              "--to", "0", "--rate", "16", "--json"});
+                              "--to", to, "--rate", "16", "--json"});
   EXPECT_EQ(outcome.exit_code, 1) << outcome.out << outcome.err;
   auto report = nlohmann::json::parse(outcome.out);
   EXPECT_EQ(report["stop_reason"], "deadline");
   EXPECT_EQ(report["threshold_met"], false);
 }
 
-TEST_F(MigrateCommand, DryRunSaysWhatWouldMove) {
+TEST_F(MigrateCommand, DryRunSaysWhatWouldMoveAndClaimsNoThreshold) {
   Workload workload(8);
   ASSERT_TRUE(workload.ready());
   auto outcome =
-      run_migrate({"--pid", workload.pid(), "--from", "0", "--to", "0", "--dry-run", "--json"});
+      run_migrate({"--pid", workload.pid(), "--from", "0", "--to", to, "--dry-run", "--json"});
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   auto report = nlohmann::json::parse(outcome.out);
   EXPECT_EQ(report["dry_run"], true);
   EXPECT_EQ(report["outcomes"]["already_on_destination"], 0);
   EXPECT_GE(report["bytes_on_source"].get<std::int64_t>(), 8 * 1024 * 1024);
+  EXPECT_GE(report["would_move_bytes"].get<std::int64_t>(), 8 * 1024 * 1024);
+  EXPECT_TRUE(report["threshold_met"].is_null());
 }
 
 TEST_F(MigrateCommand, ExitedProcessHasNothingToMove) {
   Workload zombie(1, true);
   ASSERT_TRUE(zombie.ready());
   ::usleep(100 * 1000);  // let it exit; it stays a zombie until the Workload reaps it
-  auto outcome = run_migrate({"--pid", zombie.pid(), "--from", "0", "--to", "0"});
+  auto outcome = run_migrate({"--pid", zombie.pid(), "--from", "0", "--to", to});
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find("nothing to move"), std::string::npos) << outcome.err;
 }
 
+// "TO" in the arguments stands for a second node: the nodes are checked (the source must not be
+// a destination, and both must exist) before the cgroup or the process.
 struct BadInput {
   const char* name;
   std::vector<std::string> args;
@@ -164,7 +185,16 @@ struct BadInput {
 class MigrateBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(MigrateBadInput, ExitsTwoNamingTheProblem) {
-  auto outcome = run_migrate(GetParam().args);
+  auto args = GetParam().args;
+  for (auto& arg : args) {
+    if (arg == "TO") {
+      arg = second_node();
+      if (arg.empty()) {
+        GTEST_SKIP() << "needs a second NUMA node to get past the node checks";
+      }
+    }
+  }
+  auto outcome = run_migrate(args);
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find(GetParam().message), std::string::npos) << outcome.err;
 }
@@ -172,24 +202,28 @@ TEST_P(MigrateBadInput, ExitsTwoNamingTheProblem) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, MigrateBadInput,
     ::testing::Values(
+        BadInput{"SourceIsADestination",
+                 {"--pid", "1", "--from", "0", "--to", "1,0"},
+                 "the source node 0 is also a destination"},
         BadInput{"UnknownNode", {"--pid", "1", "--from", "0", "--to", "4095"}, "unknown node 4095"},
-        BadInput{
-            "NoSuchProcess", {"--pid", "999999999", "--from", "0", "--to", "0"}, "no such process"},
+        BadInput{"NoSuchProcess",
+                 {"--pid", "999999999", "--from", "0", "--to", "TO"},
+                 "no such process"},
         BadInput{"MissingCgroup",
-                 {"--cgroup", "nb-test-no-such-cgroup", "--from", "0", "--to", "0"},
+                 {"--cgroup", "nb-test-no-such-cgroup", "--from", "0", "--to", "TO"},
                  "cgroup not found: "},
         BadInput{"ParentComponent",
-                 {"--cgroup", "../../../etc", "--from", "0", "--to", "0"},
+                 {"--cgroup", "../../../etc", "--from", "0", "--to", "TO"},
                  "cgroup path '../../../etc' contains '..'"},
         BadInput{"OutsideTheMemoryRoot",
-                 {"--cgroup", "/etc", "--from", "0", "--to", "0"},
+                 {"--cgroup", "/etc", "--from", "0", "--to", "TO"},
                  "cgroup path '/etc' is outside the memory cgroup root"},
         BadInput{"NeitherCgroupNorPid", {"--from", "0", "--to", "0"}, "--cgroup or --pid"},
         BadInput{"BothCgroupAndPid",
                  {"--cgroup", "/x", "--pid", "1", "--from", "0", "--to", "0"},
                  "excludes"},
         BadInput{"DecimalSize",
-                 {"--pid", "1", "--from", "0", "--to", "0", "--max-bytes", "1GB"},
+                 {"--pid", "1", "--from", "0", "--to", "1", "--max-bytes", "1GB"},
                  "--max-bytes"}),
     [](const auto& info) { return std::string(info.param.name); });
 

@@ -15,6 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 const fs::path kPlanData = fs::path(NB_SOURCE_DIR) / "tests/data/plan";
@@ -98,6 +99,31 @@ TEST(PlanCommand, ExplainPrintsTheJsonThenABlankLineThenTheReport) {
   std::string report = nb::testing::read_file(kPlanData / "four_node_report.explain.txt");
   // The CLI asks for per-container lines; the library golden holds them too.
   EXPECT_EQ(run.out.substr(split + 2), report);
+}
+
+// A snapshot taken while the exporter's file was stale: the report says why there is no latency,
+// from the providers' reasons the daemon wrote into meta.
+TEST(PlanCommand, ExplainGivesTheProvidersReasonForAMetricWithoutData) {
+  nb::testing::TempTree tree;
+  const fs::path file = tree.make_file("snapshot.json", R"({
+    "time": "2026-12-02T10:00:00Z",
+    "nodes": [
+      {"id": 0, "bandwidth_gbps": 30, "distance": {"0": 10, "1": 21}},
+      {"id": 1, "bandwidth_gbps": 20, "distance": {"0": 21, "1": 10}}
+    ],
+    "meta": {"metrics": {
+      "read_latency": {"available": false, "provider": null,
+                       "unavailable_reason": "file: /run/nb.prom: stale sample m{node=\"1\"}"},
+      "bandwidth": {"available": true, "provider": "file"}}}
+  })");
+  const Outcome run = run_daemon("plan --explain --snapshot " + quoted(file));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nDecision: no_metrics - no node has a read latency\n"
+                                 "Why:\n"
+                                 "  read_latency unavailable: file: /run/nb.prom: stale sample "
+                                 "m{node=\"1\"}\n"
+                                 "  result: no_metrics, no node has a read latency\n"));
+  EXPECT_THAT(run.out, Not(HasSubstr("bandwidth unavailable")));
 }
 
 TEST(PlanCommand, SnapshotOverridesWinOverTheConfigFile) {

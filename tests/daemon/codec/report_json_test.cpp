@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace nb::codec {
 namespace {
 
@@ -164,6 +166,23 @@ TEST(ReportJson, OverTheLimitKeepsTheProcessesWithMostOnTheSource) {
   EXPECT_EQ(container["processes"][0]["pid"], 42) << "2 MiB on the source beats 300 pages";
   EXPECT_EQ(container["processes_omitted"], 1);
   EXPECT_EQ(container["bytes_on_source"], 2 * kMiB + 300 * 4096) << "totals count every process";
+}
+
+// A dry run moves nothing: it says what a real run would move and claims no threshold, though
+// the engine computed one from what it found.
+TEST(ReportJson, ADryRunClaimsNoThresholdAndSaysWhatWouldMove) {
+  auto report = sample_report();
+  report.dry_run = true;
+  report.threshold_met = true;
+  for (auto& process : report.containers[0].processes) {
+    process.bytes_moved_to.clear();
+    process.outcomes = {};
+  }
+  json document = to_json(report);
+  EXPECT_TRUE(document["threshold_met"].is_null()) << document["threshold_met"];
+  EXPECT_EQ(document["would_move_bytes"], std::min(report.bytes_on_source(), report.goal));
+  EXPECT_EQ(document["bytes_moved"], 0);
+  EXPECT_FALSE(to_json(sample_report()).contains("would_move_bytes"));
 }
 
 }  // namespace

@@ -76,5 +76,15 @@ TEST(ReportSummary, AnUnknownStopReasonIsAnError) {
   EXPECT_FALSE(summary_from_json(json::array()).ok());
 }
 
+TEST(ReportSummary, ADryRunClaimsNoThresholdAndReadsBack) {
+  auto report = sample_report();
+  report.dry_run = true;
+  const json written = to_json(summarize(report));
+  EXPECT_TRUE(written["threshold_met"].is_null());
+  auto read = summary_from_json(json::parse(written.dump()));
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_EQ(to_json(*read).dump(), written.dump());
+}
+
 }  // namespace
 }  // namespace nb::codec

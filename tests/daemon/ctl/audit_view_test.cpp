@@ -23,7 +23,7 @@ TEST(AuditView, ShowsRoundsAndJobsAsRows) {
               {"skipped_lines", 1}};
   auto text = format_audit_entries(result);
   EXPECT_THAT(text, HasSubstr("KIND"));
-  EXPECT_THAT(text, HasSubstr("force: node 1 under force pressure"));
+  EXPECT_THAT(text, HasSubstr("node 1 under force pressure"));
   EXPECT_THAT(text, HasSubstr("512.0 MiB"));
   EXPECT_THAT(text, HasSubstr("job 9"));
   EXPECT_THAT(text, HasSubstr("threshold not met"));
@@ -34,6 +34,7 @@ TEST(AuditView, NoSkippedLinesNoFootnote) {
   auto text = format_audit_entries(json{{"entries", json::array()}, {"skipped_lines", 0}});
   EXPECT_THAT(text, Not(HasSubstr("skipped")));
   EXPECT_THAT(text, Not(HasSubstr("older entries")));
+  EXPECT_THAT(text, HasSubstr("no entries in the audit log yet"));
 }
 
 TEST(AuditView, TruncatedReadSaysOlderEntriesWereNotRead) {

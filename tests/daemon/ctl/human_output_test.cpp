@@ -124,8 +124,8 @@ TEST(HumanOutput, HistoryShowsEachRoundsEffectOrWhyThereIsNone) {
   unknown["effect_reason"] = "the job moved nothing";
   auto out = format_result("history", {{"rounds", {improved, flat, pending, unknown}}});
   expect_contains(out, "EFFECT");
-  expect_contains(out, "improved 95→70 ns");
-  expect_contains(out, "not improved 95→94 ns");
+  expect_contains(out, "improved 95.4→70.2 ns");
+  expect_contains(out, "not improved 95.4→94 ns");
   expect_contains(out, "pending");
   expect_contains(out, "unknown");
 }
@@ -145,9 +145,10 @@ TEST(HumanOutput, StatusShowsTheLastJobAndARoundStillReading) {
         {"finished", "2026-12-02T10:00:01Z"},
         {"round", finished_round()}}}};
   auto out = format_result("status", status);
-  expect_contains(out, "reading:    round #9 (reconcile), host scan running for 1500 ms");
+  expect_contains(out, "reading:    round #9 (reconcile), host scan running for 1500ms");
   expect_contains(out,
-                  "last job:   job 3 (round), finished 2026-12-02T10:00:01Z: done, moved 30.0 MiB");
+                  "last job:   job 3 (round), finished 2026-12-02T10:00:01.000Z: done, moved "
+                  "30.0 MiB");
   expect_contains(out, "  pid 11");
 }
 
@@ -168,7 +169,7 @@ TEST(HumanOutput, StatusShowsEachNodesBaselineOrHowLongItStillLearns) {
     status["baselines"].push_back(entry);
   }
   auto out = format_result("status", status);
-  expect_contains(out, "baseline:   node 0 92.0 ns (learned, 61 readings)\n");
+  expect_contains(out, "baseline:   node 0 92.04 ns (learned, 61 readings)\n");
   expect_contains(out, "baseline:   node 1 141.5 ns (configured)\n");
   expect_contains(out, "baseline:   node 2 learning: 55 more\n");
 }
@@ -184,15 +185,16 @@ TEST(HumanOutput, TopologyHasABaselineColumn) {
                    {"read_latency_ns", 150.0},
                    {"baseline", baseline(nullptr, nullptr, 1, 59)}},
                   {{"id", 2}, {"cpus", ""}}}},
-                {"pools", json::array()}};
+                {"pools", {{{"name", "share"}, {"nodes", {0, 1}}}}}};
   auto out = format_result("topology", topology);
   expect_contains(out, "BASELINE");
-  expect_contains(out, "90.0 ns (learned, 60 readings)");
+  expect_contains(out, "90 ns (learned, 60 readings)");
   expect_contains(out, "learning: 59 more");
   // A daemon from before baselines sends none: the cell is "-", not an error.
-  std::istringstream last_row(out.substr(out.rfind("\n2 ")));
+  const auto row_start = out.rfind("\n2 ") + 1;
+  std::istringstream last_row(out.substr(row_start, out.find('\n', row_start) - row_start));
   std::vector<std::string> cells{std::istream_iterator<std::string>(last_row), {}};
-  EXPECT_EQ(cells, (std::vector<std::string>{"2", "(none)", "-", "-", "-", "-", "-"}));
+  EXPECT_EQ(cells, (std::vector<std::string>{"2", "(none)", "-", "-", "-", "-", "-", "-"}));
 }
 
 TEST(HumanOutput, PendingReconcileSaysWhereTheOutcomeWillShow) {

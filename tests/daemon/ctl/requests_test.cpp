@@ -15,6 +15,7 @@
 
 #include "daemon/wire/protocol.hpp"
 #include "tests/daemon/ctl/parse_command.hpp"
+#include "tests/daemon/ctl/scripted_daemon.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace nb::ctl {
@@ -117,7 +118,7 @@ TEST_F(RequestsTest, HistoryAsksForTheLastTwentyRoundsByDefault) {
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(sent[0].cmd, "history");
   EXPECT_EQ(sent[0].args, json({{"limit", 20}}));
-  EXPECT_THAT(out, HasSubstr("TRIGGER"));
+  EXPECT_THAT(out, HasSubstr("no rounds kept yet"));
 }
 
 TEST_F(RequestsTest, HistorySinceSendsTheLimitOnlyWhenGiven) {
@@ -172,7 +173,7 @@ TEST_F(RequestsTest, JsonFlagPrintsTheResultAsSent) {
 }
 
 TEST_F(RequestsTest, AReplyOfAnUnknownShapeIsAnErrorThatPointsAtJson) {
-  EXPECT_EQ(run("status", {}, {wire::success(nullptr, {{"uptime_s", "a while"}})}), kFailed);
+  EXPECT_EQ(run("status", {}, {wire::success(nullptr, {{"dry_run", "a while"}})}), kFailed);
   EXPECT_EQ(out, "");
   EXPECT_NE(err.find("cannot show the reply to status"), std::string::npos) << err;
   EXPECT_NE(err.find("--json prints it"), std::string::npos) << err;
@@ -191,8 +192,40 @@ TEST(Requests, NoDaemonIsUsageWithTheSocketNamed) {
   options.socket = tree.path("none.sock").string();
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(ask(options, "status", json::object(), format_status), kUsage);
-  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(err,
               HasSubstr("numabalancerctl: cannot connect to numabalancerd at " + options.socket));
+  EXPECT_THAT(err, HasSubstr("--socket"));
+  EXPECT_THAT(err, HasSubstr("$NUMABALANCER_SOCKET"));
+}
+
+// A dry run claims no threshold: it exits 0 once it ran, and says what it would move.
+TEST(Requests, MigrateDryRunSucceedsWithoutAThreshold) {
+  nb::testing::TempTree tree;
+  Options options;
+  options.socket = tree.path("admin.sock").string();
+  json done{{"job", 8},
+            {"outcome", "done"},
+            {"moved_bytes", 0},
+            {"report",
+             {{"dry_run", true},
+              {"threshold_met", nullptr},
+              {"stop_reason", "completed"},
+              {"goal", 4 << 20},
+              {"bytes_on_source", 6 << 20}}}};
+  nb::testing::ScriptedDaemon daemon(options.socket, [&](const wire::Request& request) {
+    if (request.cmd == "migrate") {
+      return std::vector<std::string>{nb::testing::reply(request, {{"job", 8}}),
+                                      nb::testing::event_line("job_done", done)};
+    }
+    return std::vector<std::string>{nb::testing::reply(request, json::object())};
+  });
+  Action action =
+      parse_command("migrate", {"--pid", "42", "--from", "1", "--to", "0", "--dry-run"});
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(action(options, *find_command("migrate")), kOk);
+  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
+              HasSubstr("job 8: done, dry run: would move 4.0 MiB, nothing moved"));
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ struct GarbageCase {
 
 TEST_F(FileProviderTest, JsonGarbageNamesTheFileAndTheProblem) {
   const GarbageCase cases[] = {
-      {"{\"time\": ", "not valid JSON"},
+      {"{\"time\": ", "not JSON (parse error at line 1, column 10"},
       {"{\"time\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
        "nests deeper than 32 levels"},
       {"{\"nodes\": []}", "no \"time\" field"},
@@ -254,6 +254,130 @@ TEST_F(FileProviderTest, PrometheusFileOlderThanMaxAgeIsStale) {
   auto values = provider.read(kNow);
   ASSERT_FALSE(values.ok());
   EXPECT_NE(values.error().context.find("stale"), std::string::npos) << values.error().context;
+}
+
+std::string millis(TimePoint time) {
+  return std::to_string(
+      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count());
+}
+
+// node_exporter's textfile collector rewrites the file every scrape, so its mtime is always
+// fresh; a sample's own timestamp is what says that the value itself was read a day ago.
+TEST_F(FileProviderTest, PrometheusSampleOlderThanMaxAgeIsStaleAndNamed) {
+  write("m.prom",
+        "node_read_latency_ns{node=\"0\"} 88 " + millis(kNow - 2s) +
+            "\nnode_read_latency_ns{node=\"1\",socket=\"b\"} 95 " + millis(kNow - 24h) + "\n",
+        kNow);
+  FileProvider provider(Metric::read_latency, config("m.prom"));
+  auto values = provider.read(kNow);
+  ASSERT_FALSE(values.ok());
+  EXPECT_EQ(values.error().context,
+            tree_.path("m.prom").string() +
+                ": stale sample node_read_latency_ns{node=\"1\",socket=\"b\"}: its timestamp is "
+                "86400.0s old (max_age 30.0s)");
+}
+
+TEST_F(FileProviderTest, PrometheusSampleTimestampsWithinMaxAgeAndClockSkewAreUsed) {
+  write("m.prom",
+        "node_read_latency_ns{node=\"0\"} 88 " + millis(kNow - 29s) +
+            "\nnode_read_latency_ns{node=\"1\"} 95 " + millis(kNow + 2s) +
+            "\nnode_read_latency_ns 1 " + millis(kNow - 24h) +  // host-wide: not read
+            "\nother_metric{node=\"1\"} 5 " + millis(kNow - 24h) + "\n",
+        kNow);
+  FileProvider provider(Metric::read_latency, config("m.prom"));
+  auto values = provider.read(kNow);
+  ASSERT_TRUE(values.ok()) << values.error().message();
+  EXPECT_EQ(*values, (NodeValues{{0, 88}, {1, 95}}));
+}
+
+TEST_F(FileProviderTest, PrometheusSampleFromTheFutureIsRejectedByName) {
+  write("m.prom", "node_read_latency_ns{node=\"0\"} 88 " + millis(kNow + 1h) + "\n", kNow);
+  FileProvider provider(Metric::read_latency, config("m.prom"));
+  auto values = provider.read(kNow);
+  ASSERT_FALSE(values.ok());
+  EXPECT_EQ(values.error().context,
+            tree_.path("m.prom").string() +
+                ": sample node_read_latency_ns{node=\"0\"} has a timestamp 3600.0s in the future "
+                "(more than the 5.0s allowed for clock skew)");
+}
+
+TEST_F(FileProviderTest, PrometheusSampleWithAWildTimestampIsRejectedNotOverflowed) {
+  for (const char* stamp : {"9223372036854775807", "-9223372036854775808"}) {
+    write("m.prom", std::string("node_memory_bytes_total{node=\"0\"} 1 ") + stamp + "\n", kNow);
+    FileProvider provider(Metric::bandwidth, config("m.prom"));
+    auto values = provider.read(kNow);
+    ASSERT_FALSE(values.ok()) << stamp;
+    EXPECT_NE(values.error().context.find("node_memory_bytes_total{node=\"0\"}"), std::string::npos)
+        << values.error().context;
+  }
+}
+
+TEST_F(FileProviderTest, PrometheusNegativeOrNonFiniteSampleIsRejectedByName) {
+  const GarbageCase cases[] = {
+      {"node_read_latency_ns{node=\"1\"} -95\n",
+       "node_read_latency_ns{node=\"1\"}: must not be negative, got -95"},
+      {"node_read_latency_ns{node=\"1\"} NaN\n",
+       "node_read_latency_ns{node=\"1\"}: must be a finite number, got NaN"},
+      {"node_read_latency_ns{node=\"1\"} +Inf\n",
+       "node_read_latency_ns{node=\"1\"}: must be a finite number, got +Inf"},
+  };
+  for (const auto& c : cases) {
+    write("m.prom", std::string("node_read_latency_ns{node=\"0\"} 80\n") + c.content, kNow);
+    FileProvider provider(Metric::read_latency, config("m.prom"));
+    auto values = provider.read(kNow);
+    ASSERT_FALSE(values.ok()) << c.content;
+    EXPECT_EQ(values.error().context, tree_.path("m.prom").string() + ": " + c.problem);
+  }
+}
+
+// A bandwidth counter summed over channels would hide one bad channel: each sample is checked.
+TEST_F(FileProviderTest, PrometheusBadChannelOfASummedBandwidthIsRejected) {
+  write("m.prom",
+        "node_memory_bytes_total{node=\"0\",channel=\"0\"} 10\n"
+        "node_memory_bytes_total{node=\"0\",channel=\"1\"} -4\n",
+        kNow);
+  FileProvider provider(Metric::bandwidth, config("m.prom"));
+  auto values = provider.read(kNow);
+  ASSERT_FALSE(values.ok());
+  EXPECT_NE(values.error().context.find("node_memory_bytes_total{channel=\"1\",node=\"0\"}: "
+                                        "must not be negative, got -4"),
+            std::string::npos)
+      << values.error().context;
+}
+
+TEST_F(FileProviderTest, AutoFormatNamesBothAttemptsWhenTheFileIsNeither) {
+  write("m.json", "{\"time\": 1,\n \"nodes\": [}\n", kNow);
+  FileProvider json_like(Metric::read_latency, config("m.json"));
+  auto from_json_like = json_like.read(kNow);
+  ASSERT_FALSE(from_json_like.ok());
+  const std::string json_first = from_json_like.error().context;
+  EXPECT_EQ(json_first.find(tree_.path("m.json").string() + ": not JSON (parse error at line 2"),
+            0U)
+      << json_first;
+  EXPECT_NE(json_first.find(") and not Prometheus text (line 1: expected a metric name)"),
+            std::string::npos)
+      << json_first;
+
+  write("m.prom", "node_read_latency_ns{node=\"0\"} 80\ngarbage here\n", kNow);
+  FileProvider text_like(Metric::read_latency, config("m.prom"));
+  auto from_text_like = text_like.read(kNow);
+  ASSERT_FALSE(from_text_like.ok());
+  const std::string text_first = from_text_like.error().context;
+  EXPECT_EQ(text_first.find(tree_.path("m.prom").string() +
+                            ": not Prometheus text (line 2: bad value \"here\" for garbage) and "
+                            "not JSON (parse error at line 1"),
+            0U)
+      << text_first;
+}
+
+TEST_F(FileProviderTest, AutoFormatReadsAJsonArrayAsJson) {
+  write("m.json", "[{\"id\": 0}]", kNow);
+  FileProvider provider(Metric::read_latency, config("m.json"));
+  auto values = provider.read(kNow);
+  ASSERT_FALSE(values.ok());
+  EXPECT_NE(values.error().context.find("expected a JSON object with \"time\" and \"nodes\""),
+            std::string::npos)
+      << values.error().context;
 }
 
 TEST_F(FileProviderTest, PrometheusGarbageNamesTheFileAndTheProblem) {

@@ -33,6 +33,14 @@ TEST(ParsePrometheusText, ReadsTypesLabelsValuesAndTimestamps) {
   EXPECT_TRUE(std::isinf(text->samples[3].value));
 }
 
+TEST(PrometheusSeriesName, IsTheNameWithItsLabelsAsTheFormatWritesThem) {
+  PrometheusSample sample;
+  sample.name = "latency_ns";
+  EXPECT_EQ(series_name(sample), "latency_ns");
+  sample.labels = {{"socket", "a\"b\\c\nd"}, {"node", "1"}};
+  EXPECT_EQ(series_name(sample), "latency_ns{node=\"1\",socket=\"a\\\"b\\\\c\\nd\"}");
+}
+
 TEST(ParsePrometheusText, EmptyTextHasNoSamples) {
   auto text = parse_prometheus_text("");
   ASSERT_TRUE(text.ok());

@@ -108,14 +108,39 @@ TEST(MetricSource, TheProviderThatAnsweredIsKeptEvenWhenItLaterFails) {
   EXPECT_EQ(probe_reads, 0);  // a different kind of latency must not slip in
 }
 
-TEST(MetricSource, ZerosNonFiniteValuesAndUnknownNodesAreDropped) {
+TEST(MetricSource, ZerosAndUnknownNodesAreDropped) {
   std::vector<std::unique_ptr<Provider>> chain;
   chain.push_back(std::make_unique<ScriptedProvider>(
       "file", LatencyKind::external,
-      std::vector<Result<NodeValues>>{NodeValues{
-          {0, 0}, {1, 95}, {2, std::numeric_limits<double>::quiet_NaN()}, {3, 80}, {4, -1}}}));
+      std::vector<Result<NodeValues>>{
+          NodeValues{{0, 0}, {1, 95}, {3, std::numeric_limits<double>::quiet_NaN()}, {5, -1}}}));
   auto reading = source(std::move(chain))->read(TimePoint{});
   EXPECT_EQ(reading.values, (NodeValues{{1, 95}}));
+}
+
+// A provider that reports -95 ns or NaN is broken: its other nodes' values are not trusted
+// either, and the reason is the offline planner's for the same value in a snapshot file.
+TEST(MetricSource, ANegativeOrNonFiniteValueMakesTheReadingUnavailableNamingNodeAndValue) {
+  struct Case {
+    double value;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {-95, "file: node 2 read_latency_ns: must not be negative, got -95"},
+      {std::numeric_limits<double>::quiet_NaN(),
+       "file: node 2 read_latency_ns: must be a finite number, got NaN"},
+      {std::numeric_limits<double>::infinity(),
+       "file: node 2 read_latency_ns: must be a finite number, got +Inf"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::unique_ptr<Provider>> chain;
+    chain.push_back(std::make_unique<ScriptedProvider>(
+        "file", LatencyKind::external,
+        std::vector<Result<NodeValues>>{NodeValues{{0, 80}, {2, c.value}}}));
+    auto reading = source(std::move(chain))->read(TimePoint{});
+    EXPECT_FALSE(reading.available()) << c.reason;
+    EXPECT_EQ(reading.unavailable_reason, c.reason);
+  }
 }
 
 TEST(MetricSource, AllZeroValuesAreUnavailableNotAMeasurement) {
@@ -199,6 +224,31 @@ TEST(MetricSourceCreate, FileProviderServesBothMetricsFromOneDocument) {
   EXPECT_EQ(latency_reading.kind, LatencyKind::external);
   EXPECT_EQ(bandwidth_reading.values, (NodeValues{{0, 20}}));
   EXPECT_EQ(bandwidth_reading.kind, std::nullopt);
+}
+
+TEST(MetricSourceCreate, FileProviderBadValuesAreNamedForBothFormats) {
+  nb::testing::TempTree host;
+  auto config = metrics_config("file", "file");
+  auto topology = std::vector<core::Node>{testing::node(0, "0"), testing::node(1, "1")};
+  config.file.path = host.make_file("metrics.json", R"({"time": 0, "nodes": [
+      {"id": 0, "read_latency_ns": 75, "bandwidth_gbps": 20},
+      {"id": 1, "read_latency_ns": -95, "bandwidth_gbps": 20}]})")
+                         .string();
+  auto from_json = MetricSource::create(Metric::read_latency, config, host.root(), topology);
+  EXPECT_EQ(from_json->read(TimePoint{}).unavailable_reason,
+            "file: node 1 read_latency_ns: must not be negative, got -95");
+
+  config.file.path = host.make_file("metrics.prom",
+                                    "numabalancer_node_bandwidth_gbps{node=\"0\"} 12\n"
+                                    "numabalancer_node_bandwidth_gbps{node=\"1\"} NaN\n")
+                         .string();
+  config.file.bandwidth_metric = "numabalancer_node_bandwidth_gbps";
+  config.file.max_age = std::chrono::hours(24 * 365 * 100);
+  auto from_text = MetricSource::create(Metric::bandwidth, config, host.root(), topology);
+  const std::string reason = from_text->read(std::chrono::system_clock::now()).unavailable_reason;
+  EXPECT_EQ(reason, "file: " + config.file.path +
+                        ": numabalancer_node_bandwidth_gbps{node=\"1\"}: must be a finite number, "
+                        "got NaN");
 }
 
 // This machine is a VM: no uncore PMU, no resctrl. The daemon must say so, not invent numbers.

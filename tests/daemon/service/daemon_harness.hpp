@@ -48,6 +48,7 @@ class DaemonHarness {
     core::Decision decision;               // what decide() returns
     bool real_policy = false;              // core::decide() instead, on the fake host's snapshot
     std::optional<double> bandwidth_gbps;  // every node's; none by default
+    std::string bandwidth_reason;          // why the bandwidth provider has no data
     std::vector<std::size_t> history_sizes;
     core::History last_history;  // what the latest decide() was given
     std::map<NodeId, double> read_latency_ns{{0, 60}, {1, 95}};  // what the host reads
@@ -125,6 +126,7 @@ class DaemonHarness {
       }
       host::ProviderReport bandwidth;
       bandwidth.metric = metrics::Metric::bandwidth;
+      bandwidth.reason = fakes_.bandwidth_reason;
       document.report.providers = {latency, bandwidth};
       return document;
     };

@@ -143,5 +143,27 @@ TEST_F(DaemonScanTest, AScanThatThrowsIsAFailedRound) {
   EXPECT_EQ(client.call("status")["ok"], true);
 }
 
+// "no node has a bandwidth" is the policy's view; the operator needs the provider's.
+TEST_F(DaemonScanTest, PlanExplainCarriesTheProvidersReasonForAMetricWithoutData) {
+  DaemonHarness daemon(tree);
+  daemon.fakes().real_policy = true;
+  daemon.fakes().bandwidth_reason =
+      "file: /run/nb.prom: no numabalancer_node_bandwidth_gbps series";
+  ASSERT_TRUE(daemon.start().ok());
+  SocketClient client(daemon.socket());
+  auto reply = client.call("plan", {{"explain", true}});
+  ASSERT_EQ(reply["ok"], true) << reply.dump();
+  const json& result = reply["result"];
+  EXPECT_EQ(result["decision"]["status"], "no_metrics");
+  const std::string text = result["text"];
+  EXPECT_NE(text.find("Why:\n  bandwidth unavailable: file: /run/nb.prom: no "
+                      "numabalancer_node_bandwidth_gbps series\n  result: no_metrics"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(
+      result["decision"]["explanation"][0],
+      "bandwidth unavailable: file: /run/nb.prom: no numabalancer_node_bandwidth_gbps series");
+}
+
 }  // namespace
 }  // namespace nb::service

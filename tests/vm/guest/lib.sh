@@ -212,6 +212,43 @@ wl_bytes_on() {
   echo "${value:-0}"
 }
 
+# wl_hot_bytes_on NAME NODE: the same for the hot tail of a workload started with --hot-tail-mib.
+wl_hot_bytes_on() {
+  local reply value
+  reply=$(wl_ask "$1" where hot)
+  value=$(field "$reply" "N$2")
+  echo "${value:-0}"
+}
+
+# run_actuator_benches RUN...: a warm-up, then each RUN ("program [--flag value]") of the
+# actuator's bench programs with their RESULT lines forwarded as "<program>[_<flag>_<value>].…".
+# A warm-up first: the first moves of 4 KiB pages after the guest boots include calls hundreds of
+# times slower than any later one (64 pages in 250 ms, against 1 ms), in whatever program makes
+# them, and a later program never shows them (bench/README.md). The warm-up takes them, and its
+# own tail is reported too, so the figures that follow are of a warm guest without hiding a cold
+# one.
+run_actuator_benches() {
+  local run bench name
+  if [ -x /nb/bin/bench_actuator_dense ]; then
+    run_timed /tmp/warmup.out 300 /nb/bin/bench_actuator_dense --size-mib 64 --repeat 1
+    check_eq "bench_warmup.exit" "$RUN_STATUS" 0 "warm-up bench ran ($((RUN_MS / 1000)) s)"
+    grep '^RESULT bench=stall' /tmp/warmup.out | while read -r _ figure; do
+      result "bench_actuator_dense_warmup.$figure"
+    done
+  fi
+  ls /nb/bin/bench_actuator_* >/dev/null 2>&1 || info "no bench_actuator_* programs in this build"
+  for run in "$@"; do
+    set -- $run
+    bench=/nb/bin/$1
+    [ -x "$bench" ] || continue
+    shift
+    name=$(basename "$bench")${1:+_${1#--}_$2}
+    run_timed "/tmp/$name.out" 300 "$bench" "$@"
+    check_eq "$name.exit" "$RUN_STATUS" 0 "$name ran ($((RUN_MS / 1000)) s)"
+    grep '^RESULT ' "/tmp/$name.out" | while read -r _ figure; do result "$name.$figure"; done
+  done
+}
+
 nb_cleanup_scenario() {
   local pid
   for pid in $(cat "$NB_PIDS"); do kill -9 "$pid" 2>/dev/null; done

@@ -53,31 +53,6 @@ result "vm_migratepages_mib_per_s=$(mib_per_s $((2 * size)) "$kernel_total_ms")"
 result "vm_engine_vs_migratepages=$(awk -v k="$kernel_total_ms" -v e="$engine_total_ms" 'BEGIN { if (e > 0) printf "%.2f", k / e; else print 0 }')"
 result "vm_engine_job_vs_migratepages=$(awk -v k="$kernel_total_ms" -v e="$engine_job_total_ms" 'BEGIN { if (e > 0) printf "%.2f", k / e; else print 0 }')"
 
-# A warm-up first: the first moves of 4 KiB pages after the guest boots include calls hundreds of
-# times slower than any later one (64 pages in 250 ms, against 1 ms), in whatever program makes
-# them, and a later program never shows them (bench/README.md). The warm-up takes them, and its
-# own tail is reported too, so the figures below are of a warm guest without hiding a cold one.
-if [ -x /nb/bin/bench_actuator_dense ]; then
-  run_timed /tmp/warmup.out 300 /nb/bin/bench_actuator_dense --size-mib 64 --repeat 1
-  check_eq "bench_warmup.exit" "$RUN_STATUS" 0 "warm-up bench ran ($((RUN_MS / 1000)) s)"
-  grep '^RESULT bench=stall' /tmp/warmup.out | while read -r _ figure; do
-    result "bench_actuator_dense_warmup.$figure"
-  done
-fi
-# The actuator's bench programs, as built; they print their own RESULT lines.
-ls /nb/bin/bench_actuator_* >/dev/null 2>&1 || info "no bench_actuator_* programs in this build"
-# The sparse one runs twice: touched pages spread over the whole mapping (its default, the worst
-# case for the walk) and packed at its front, as a heap that grows from its start. The dense one
-# runs again with calls allowed four times longer, to show what the bounded stall costs, and with
-# transparent huge pages.
-for run in bench_actuator_dense "bench_actuator_dense --call-target-ms 80" \
-  "bench_actuator_dense --thp 1" bench_actuator_sparse "bench_actuator_sparse --layout front"; do
-  set -- $run
-  bench=/nb/bin/$1
-  [ -x "$bench" ] || continue
-  shift
-  name=$(basename "$bench")${1:+_${1#--}_$2}
-  run_timed "/tmp/$name.out" 300 "$bench" "$@"
-  check_eq "$name.exit" "$RUN_STATUS" 0 "$name ran ($((RUN_MS / 1000)) s)"
-  grep '^RESULT ' "/tmp/$name.out" | while read -r _ figure; do result "$name.$figure"; done
-done
+# The actuator's bench programs, all five runs (guest/lib.sh).
+run_actuator_benches bench_actuator_dense "bench_actuator_dense --call-target-ms 80" \
+  "bench_actuator_dense --thp 1" bench_actuator_sparse "bench_actuator_sparse --layout front"

@@ -1,0 +1,44 @@
+#include "daemon/ctl/conversation.hpp"
+
+#include <iostream>
+
+#include "daemon/ctl/connection.hpp"
+
+namespace nb::ctl {
+
+std::chrono::milliseconds timeout_of(const Options& options) {
+  return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
+}
+
+std::optional<Conversation> open_conversation(const Options& options, int& exit_code) {
+  const auto timeout = timeout_of(options);
+  const Deadline deadline = deadline_after(timeout);
+  auto client = connect_to_daemon(options.socket, timeout, exit_code);
+  if (!client) {
+    return std::nullopt;
+  }
+  return Conversation{std::move(*client), timeout, deadline};
+}
+
+int report_error(const wire::Response& response) {
+  std::cerr << "numabalancerctl: " << wire::to_string(response.error->code) << ": "
+            << response.error->message << "\n";
+  return kFailed;
+}
+
+std::optional<int> Conversation::subscribe() {
+  auto watching = call("watch", nlohmann::json::object());
+  if (!watching) {
+    return failed(watching.error(), "waiting for the reply to watch");
+  }
+  if (!watching->ok()) {
+    return report_error(*watching);
+  }
+  return std::nullopt;
+}
+
+int Conversation::failed(const Error& error, const std::string& waiting_for) const {
+  return report_failure(error, waiting_for, timeout, kUsage);
+}
+
+}  // namespace nb::ctl
