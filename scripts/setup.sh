@@ -21,6 +21,9 @@ if [[ "${1:-}" == "--tests" ]]; then
   # The fuzz targets and the sanitized unit suites (tests/fuzz, scripts/fuzz.sh): clang with
   # libFuzzer and the sanitizer runtimes.
   packages+=(clang libclang-rt-14-dev)
+  # Prometheus's own checks of the exposition: promtool (in prometheus) and node_exporter's
+  # textfile collector. The tests run both binaries themselves; their services stay off.
+  packages+=(prometheus prometheus-node-exporter)
 fi
 
 missing=()
@@ -37,5 +40,25 @@ if [[ $(id -u) -ne 0 ]]; then
   sudo="sudo"
 fi
 echo "setup: installing ${missing[*]}"
+# Packages whose install would start and enable a service: setup starts none. A policy-rc.d that
+# refuses (exit 101) stops invoke-rc.d and deb-systemd-invoke starting them, with or without
+# systemd; the units are disabled afterwards. An existing policy-rc.d is the admin's and is kept.
+services=()
+for package in "${missing[@]}"; do
+  case $package in
+    prometheus | prometheus-node-exporter) services+=("$package.service") ;;
+  esac
+done
+policy=/usr/sbin/policy-rc.d
+if ((${#services[@]} > 0)) && [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\n# scripts/setup.sh: start no service while it installs packages.\nexit 101\n' |
+    $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+  trap '$sudo rm -f "$policy"' EXIT
+fi
+
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if ((${#services[@]} > 0)); then
+  $sudo systemctl disable --quiet "${services[@]}" 2>/dev/null || true
+fi

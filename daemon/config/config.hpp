@@ -54,8 +54,8 @@ struct FileProviderConfig {
   std::string path;             // JSON document or Prometheus text exposition
   std::string format = "auto";  // auto, json, prometheus
   Duration max_age = 30s;       // older data is stale, so the metric is unavailable
-  std::string latency_metric = "numabalancer_node_read_latency_ns";
-  std::string bandwidth_metric = "numabalancer_node_bandwidth_gbps";
+  std::string latency_metric = "numabalancer_node_read_latency_seconds";
+  std::string bandwidth_metric = "numabalancer_node_bandwidth_bytes_per_second";
 
   bool operator==(const FileProviderConfig&) const = default;
 };

@@ -11,6 +11,8 @@
 #include "base/parse_units.hpp"
 #include "base/time.hpp"
 #include "core/metric_value.hpp"
+#include "daemon/metrics/input_names.hpp"
+#include "daemon/metrics/prometheus_text.hpp"
 #include "daemon/metrics/text_file.hpp"
 #include "daemon/wire/bounded_json.hpp"
 
@@ -245,8 +247,10 @@ Result<NodeValues> FileProvider::read_prometheus(const PrometheusText& text, Tim
                    duration_text(now - *mtime) + " ago (max_age " +
                    exact_duration_text(config_.max_age) + ")");
   }
-  const std::string& metric_name =
-      metric_ == Metric::read_latency ? config_.latency_metric : config_.bandwidth_metric;
+  InputName input = choose_input_name(
+      text, metric_,
+      metric_ == Metric::read_latency ? config_.latency_metric : config_.bandwidth_metric);
+  const std::string& metric_name = input.name;
   std::string type = text.type_of(metric_name);
   if (type == "untyped" && metric_name.ends_with("_total")) {
     type = text.type_of(metric_name.substr(0, metric_name.size() - 6));
@@ -282,14 +286,16 @@ Result<NodeValues> FileProvider::read_prometheus(const PrometheusText& text, Tim
         sample.timestamp_ms ? TimePoint(std::chrono::milliseconds(*sample.timestamp_ms)) : *mtime;
   }
   if (!any_series) {
-    return problem("no " + metric_name + " series");
+    auto others = other_spellings(metric_, metric_name);
+    return problem("no " + metric_name + " series" +
+                   (others.empty() ? "" : " (nor " + others + ")"));
   }
   if (counter) {
     return counter_rates(points);
   }
   NodeValues values;
   for (const auto& [node, point] : points) {
-    values[node] = point.value;
+    values[node] = point.value * input.scale;
   }
   return values;
 }

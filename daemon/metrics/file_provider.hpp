@@ -3,8 +3,9 @@
 //   {"time": "2026-12-02T15:04:05Z", "nodes": [{"id": 0, "read_latency_ns": 95.5,
 //                                               "bandwidth_gbps": 12.3}, ...]}
 // ("time" may also be a number of Unix seconds) or as Prometheus text, one series per node
-// labelled node="N" under the configured metric names. This is how Intel PCM, malachite or a
-// custom exporter plug in, and how tests inject pressure.
+// labelled node="N" under the configured metric names (numabalancer's own names in either
+// spelling, base units or the earlier ns and GB/s: input_names.hpp). This is how Intel PCM,
+// malachite or a custom exporter plug in, and how tests inject pressure.
 //
 // Freshness: JSON data is as old as its "time"; Prometheus text as old as the file's mtime
 // (exporters rewrite the whole file) and, when a sample carries a timestamp, that sample as old

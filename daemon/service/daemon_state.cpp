@@ -14,7 +14,11 @@ std::vector<ProviderState> provider_states(const DaemonState& state) {
   }
   const auto& nodes = state.last_scan->snapshot.nodes;
   auto describe = [&](metrics::Metric metric, bool any_value) {
-    ProviderState provider_state{std::string(metrics::to_string(metric)), "", any_value, ""};
+    const auto& configured = metric == metrics::Metric::read_latency
+                                 ? state.config.metrics.latency
+                                 : state.config.metrics.bandwidth;
+    ProviderState provider_state{std::string(metrics::to_string(metric)), "", any_value, "",
+                                 configured};
     if (const host::ProviderReport* report = state.last_scan->report.provider(metric)) {
       provider_state.provider = report->provider;
       provider_state.up = report->available;

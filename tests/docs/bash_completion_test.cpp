@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 #include <set>
@@ -35,9 +36,12 @@ std::string bash(const std::string& script, const std::vector<std::string>& args
   return out.output;
 }
 
-// The words of the command line so far; the last one is the word being completed.
-std::vector<std::string> candidates(const std::vector<std::string>& words) {
+// The words of the command line so far; the last one is the word being completed. `setup` runs
+// after the completion is sourced (to point it at a fake mount table).
+std::vector<std::string> candidates(const std::vector<std::string>& words,
+                                    const std::string& setup = "") {
   std::string script = R"(source "$1" || exit 1; shift
+)" + setup + R"(
 COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 _numabalancerctl
 printf '%s\n' "${COMPREPLY[@]}")";
@@ -100,6 +104,7 @@ INSTANTIATE_TEST_SUITE_P(
         CompletionCase{"MigrateOptions",
                        {"numabalancerctl", "migrate", "--cgroup", "a.slice", "--d"},
                        {"--dry-run"}},
+        CompletionCase{"DryRunHasOneSpelling", {"numabalancerctl", "d"}, {"dry_run"}},
         CompletionCase{"DryRunState", {"numabalancerctl", "dry_run", ""}, {"on", "off"}},
         CompletionCase{"DryRunAlias", {"numabalancerctl", "dry-run", "of"}, {"off"}},
         CompletionCase{"TopOptions",
@@ -124,10 +129,65 @@ TEST(BashCompletion, SocketOptionCompletesFilePaths) {
               UnorderedElementsAreArray({expected}));
 }
 
-TEST(BashCompletion, OffersEverySubcommandTheBinaryHas) {
+// A host's cgroup directories in a temp tree, and a mount table that mounts them there.
+class CgroupCompletion : public ::testing::Test {
+ protected:
+  CgroupCompletion() {
+    for (const char* dir : {"memory/a.slice/pod1", "memory/b.slice", "unified/init.scope",
+                            "unified/user.slice", "systemd/user.slice", "pids/user.slice"}) {
+      tree.make_dir(dir);
+    }
+  }
+
+  std::vector<std::string> complete(const std::string& mounts, const std::string& word) {
+    auto table = tree.make_file("mounts", mounts);
+    return candidates({"numabalancerctl", "migrate", "--cgroup", word},
+                      "_numabalancerctl_mounts=" + shell_quote(table.string()));
+  }
+  std::string mount(const std::string& fstype, const std::string& dir,
+                    const std::string& options) const {
+    return fstype + " " + tree.path(dir).string() + " " + fstype + " " + options + " 0 0\n";
+  }
+
+  TempTree tree;
+};
+
+TEST_F(CgroupCompletion, HybridHostCompletesUnderTheMemoryController) {
+  std::string hybrid = "tmpfs " + tree.root().string() + " tmpfs ro,mode=755 0 0\n" +
+                       mount("cgroup2", "unified", "rw,nsdelegate") +
+                       mount("cgroup", "systemd", "rw,xattr,name=systemd") +
+                       mount("cgroup", "pids", "rw,pids") +
+                       mount("cgroup", "memory", "rw,nosuid,nodev,noexec,relatime,memory");
+  EXPECT_THAT(complete(hybrid, ""), UnorderedElementsAreArray({"a.slice/", "b.slice/"}));
+  EXPECT_THAT(complete(hybrid, "a.slice/"), UnorderedElementsAreArray({"a.slice/pod1/"}));
+}
+
+TEST_F(CgroupCompletion, PureV1HostCompletesUnderTheMemoryController) {
+  std::string v1 = mount("cgroup", "pids", "rw,pids") + mount("cgroup", "memory", "rw,memory");
+  EXPECT_THAT(complete(v1, "b"), UnorderedElementsAreArray({"b.slice/"}));
+}
+
+TEST_F(CgroupCompletion, PureV2HostCompletesUnderTheUnifiedMount) {
+  std::string v2 = mount("cgroup2", "unified", "rw,nosuid,nodev,noexec,relatime");
+  EXPECT_THAT(complete(v2, ""), UnorderedElementsAreArray({"init.scope/", "user.slice/"}));
+}
+
+TEST_F(CgroupCompletion, MountPointWithASpaceIsDecoded) {
+  tree.make_dir("cgroup v2/system.slice");
+  std::string v2 = "cgroup2 " + tree.path("cgroup\\040v2").string() + " cgroup2 rw,nosuid 0 0\n";
+  EXPECT_THAT(complete(v2, ""), UnorderedElementsAreArray({"system.slice/"}));
+}
+
+// Each subcommand in the one spelling --help lists first; an alias still works when typed, but
+// offering it too would make `d<TAB>` ask which of two names for one command.
+TEST(BashCompletion, OffersEverySubcommandTheBinaryHasInOneSpelling) {
   CliHelp help = ctl_help();
   ASSERT_FALSE(help.subcommands.empty()) << "numabalancerctl --help lists no subcommands";
-  EXPECT_THAT(candidates({"numabalancerctl", ""}), IsSupersetOf(help.subcommands));
+  std::vector<std::string> names = help.subcommands;
+  std::erase_if(names, [&](const std::string& name) {
+    return std::find(help.aliases.begin(), help.aliases.end(), name) != help.aliases.end();
+  });
+  EXPECT_THAT(candidates({"numabalancerctl", ""}), UnorderedElementsAreArray(names));
 }
 
 TEST(BashCompletion, OffersEveryOptionOfEverySubcommand) {

@@ -32,6 +32,9 @@ CliHelp parse_cli_help(std::string_view help_text) {
       for (std::size_t start = 0; start <= names.size();) {
         std::size_t comma = names.find(", ", start);
         help.subcommands.push_back(names.substr(start, comma - start));
+        if (start > 0) {
+          help.aliases.push_back(help.subcommands.back());
+        }
         start = comma == std::string::npos ? names.size() + 1 : comma + 2;
       }
     }

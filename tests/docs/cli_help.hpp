@@ -10,7 +10,8 @@ namespace nb::testing {
 
 struct CliHelp {
   std::vector<std::string> long_options;  // "--config", in the order listed
-  std::vector<std::string> subcommands;   // "plan"
+  std::vector<std::string> subcommands;   // "plan", and aliases too
+  std::vector<std::string> aliases;       // "dry-run": the names after an entry's first
 };
 
 CliHelp parse_cli_help(std::string_view help_text);

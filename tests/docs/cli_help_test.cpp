@@ -35,6 +35,7 @@ TEST(CliHelp, ReadsLongOptionsWithAndWithoutShortNames) {
 TEST(CliHelp, ReadsSubcommandsWithTheirAliases) {
   EXPECT_THAT(parse_cli_help(kHelp).subcommands,
               ElementsAre("list_commands", "dry_run", "dry-run", "top"));
+  EXPECT_THAT(parse_cli_help(kHelp).aliases, ElementsAre("dry-run"));
 }
 
 TEST(CliHelp, ReadsUpperCaseHeadingsOfNewerCli11) {

@@ -122,6 +122,70 @@ TEST_P(EveryManPage, GroffFormatsItWithoutWarnings) {
   EXPECT_EQ(groff.output, "") << "groff -ww -z -man " << page;
 }
 
+// In a macro line (.B, .BR, ...) a quote opens a quoted argument only at an argument's start, and
+// the quote that closes it ends the argument: `.B {"time", "nodes": ...` loses the quotes around
+// nodes and splits `nodes` from its colon. So a quoted argument must be followed by a space or
+// the end of the line; a quote inside a word is written \(dq.
+std::vector<std::string> quoted_arguments_cut_short(const std::string& text) {
+  static const std::regex kMacroLine(R"(^\.(B|I|BR|RB|BI|IB|IR|RI|SM|SB|TP|IP|SS|SH)\s)");
+  std::vector<std::string> bad;
+  for (const std::string& line : split_lines(text)) {
+    std::smatch match;
+    if (!std::regex_search(line, match, kMacroLine)) {
+      continue;
+    }
+    for (std::size_t at = static_cast<std::size_t>(match.length(0)); at < line.size(); ++at) {
+      if (line[at] == ' ') {
+        continue;
+      }
+      if (line[at] != '"') {
+        at = std::min(line.find(' ', at), line.size());
+        continue;
+      }
+      for (++at; at < line.size(); ++at) {  // "" inside a quoted argument is one quote
+        if (line[at] == '"' && (at + 1 == line.size() || line[at + 1] != '"')) {
+          break;
+        }
+        at += line[at] == '"' ? 1 : 0;
+      }
+      if (at + 1 < line.size() && line[at + 1] != ' ') {
+        bad.push_back(line);
+        break;
+      }
+    }
+  }
+  return bad;
+}
+
+TEST_P(EveryManPage, QuotedMacroArgumentsEndAtASpace) {
+  ManPage page(GetParam().file);
+  for (const std::string& line : quoted_arguments_cut_short(page.text())) {
+    ADD_FAILURE() << GetParam().file << ": groff drops the quotes of: " << line;
+  }
+}
+
+TEST(ManPages, QuoteCheckCatchesAJsonObjectInABoldLine) {
+  EXPECT_EQ(quoted_arguments_cut_short(".B {\"time\", \"nodes\": []}\n").size(), 1u);
+  EXPECT_TRUE(quoted_arguments_cut_short(".BR max_age \" (duration; default \" \"\"\"30s\"\")\"\n"
+                                         ".B {\\(dqtime\\(dq, \\(dqnodes\\(dq: []}\n")
+                  .empty());
+}
+
+// The page as man shows it, in plain text on one line: hyphenation and line breaks undone.
+std::string rendered_text(const std::string& file) {
+  CommandOutput out =
+      run_command("groff -man -Tutf8 -P-cbou " + shell_quote((kManDir / file).string()));
+  EXPECT_EQ(out.exit_code, 0) << out.output;
+  std::string text = std::regex_replace(out.output, std::regex("\u2010\n\\s*"), "");
+  return std::regex_replace(text, std::regex("\\s+"), " ");
+}
+
+TEST(ConfigManPage, RenderedFileProviderFormatKeepsTheJsonQuotes) {
+  EXPECT_NE(rendered_text("numabalancer.toml.5")
+                .find(R"({"time", "nodes": [{"id", "read_latency_ns", "bandwidth_gbps"}]})"),
+            std::string::npos);
+}
+
 TEST_P(EveryManPage, TitleLineNamesThePageAndItsSection) {
   ManPage page(GetParam().file);
   std::string expected = ".TH " + GetParam().title + " " + GetParam().section + " ";

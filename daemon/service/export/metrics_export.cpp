@@ -57,6 +57,10 @@ void DaemonCounters::add_report(const actuator::MigrationReport& report) {
 
 namespace {
 
+// The daemon keeps latencies in ns and bandwidths in GB/s; Prometheus wants base units.
+constexpr double kNanosecondsPerSecond = 1e9;
+constexpr double kBytesPerGigabyte = 1e9;
+
 // Label values escape backslash, quote and newline (exposition format 0.0.4).
 std::string escape(std::string_view value) {
   std::string out;
@@ -142,22 +146,22 @@ void write_node_metrics(Writer& w, const MetricsView& view) {
   const auto& nodes = view.snapshot->nodes;
   auto latency_provider = escape(provider_of(view, "read_latency"));
   auto bandwidth_provider = escape(provider_of(view, "bandwidth"));
-  w.family("numabalancer_node_read_latency_ns", "gauge",
-           "Memory read latency of the node in nanoseconds, as the provider measures it.");
+  w.family("numabalancer_node_read_latency_seconds", "gauge",
+           "Memory read latency of the node in seconds, as the provider measures it.");
   for (const auto& node : nodes) {
     if (node.read_latency_ns) {
-      w.sample("numabalancer_node_read_latency_ns",
+      w.sample("numabalancer_node_read_latency_seconds",
                fmt::format("node=\"{}\",provider=\"{}\"", node.id, latency_provider),
-               *node.read_latency_ns);
+               *node.read_latency_ns / kNanosecondsPerSecond);
     }
   }
-  w.family("numabalancer_node_bandwidth_gbps", "gauge",
-           "Memory bandwidth used on the node in gigabytes per second.");
+  w.family("numabalancer_node_bandwidth_bytes_per_second", "gauge",
+           "Memory bandwidth used on the node in bytes per second.");
   for (const auto& node : nodes) {
     if (node.bandwidth_gbps) {
-      w.sample("numabalancer_node_bandwidth_gbps",
+      w.sample("numabalancer_node_bandwidth_bytes_per_second",
                fmt::format("node=\"{}\",provider=\"{}\"", node.id, bandwidth_provider),
-               *node.bandwidth_gbps);
+               *node.bandwidth_gbps * kBytesPerGigabyte);
     }
   }
   w.family("numabalancer_node_anon_bytes", "gauge",
@@ -180,14 +184,14 @@ void write_node_metrics(Writer& w, const MetricsView& view) {
 // Only nodes that have a baseline get the value; every known node gets its count of readings, so
 // that a dashboard shows learning progress before the first baseline exists.
 void write_baselines(Writer& w, const std::vector<metrics::NodeBaseline>& baselines) {
-  w.family("numabalancer_node_baseline_read_latency_ns", "gauge",
-           "The node's read latency with little load, configured or learned, in nanoseconds.");
+  w.family("numabalancer_node_baseline_read_latency_seconds", "gauge",
+           "The node's read latency with little load, configured or learned, in seconds.");
   for (const auto& baseline : baselines) {
     if (baseline.read_latency_ns && baseline.source) {
-      w.sample("numabalancer_node_baseline_read_latency_ns",
+      w.sample("numabalancer_node_baseline_read_latency_seconds",
                fmt::format("node=\"{}\",source=\"{}\"", baseline.node,
                            metrics::to_string(*baseline.source)),
-               *baseline.read_latency_ns);
+               *baseline.read_latency_ns / kNanosecondsPerSecond);
     }
   }
   w.family("numabalancer_node_baseline_samples", "gauge",
@@ -263,12 +267,14 @@ std::string render_prometheus(const MetricsView& view) {
     w.sample("numabalancer_pressure_level", "", static_cast<double>(view.decision->level));
   }
   w.family("numabalancer_provider_up", "gauge",
-           "1 when the metric's provider answered in the last round, else 0.");
+           "1 when the metric's configured provider answered in the last round, else 0.");
   for (const auto& state : view.providers) {
-    w.sample(
-        "numabalancer_provider_up",
-        fmt::format("metric=\"{}\",provider=\"{}\"", escape(state.metric), escape(state.provider)),
-        state.up ? 1 : 0);
+    if (state.configured != "none") {
+      w.sample("numabalancer_provider_up",
+               fmt::format("metric=\"{}\",provider=\"{}\"", escape(state.metric),
+                           escape(state.configured)),
+               state.up ? 1 : 0);
+    }
   }
   if (view.counters != nullptr) {
     write_counters(w, *view.counters);

@@ -62,6 +62,10 @@ struct ProviderState {
   std::string provider;  // file, perf, ...; empty when none answered
   bool up = false;
   std::string reason;  // why it is down, or why earlier providers in an "auto" chain were
+  // [metrics] latency or bandwidth as configured ("file", "auto", ...): the label of its one
+  // numabalancer_provider_up series, which must not change when the provider goes down, so that
+  // an alert on provider="file" sees the 0. "none" has no series.
+  std::string configured;
 };
 
 struct MetricsView {

@@ -100,7 +100,7 @@ TEST_F(CtlAgainstDaemon, ReadOnlyCommandsPrintTablesAndJson) {
       << history;
   EXPECT_NE(run({"containers"}).find("no cgroup matched the pools"), std::string::npos);
   EXPECT_NE(run({"config"}).find("[daemon]"), std::string::npos);
-  EXPECT_NE(run({"metrics"}).find("# TYPE numabalancer_node_read_latency_ns gauge"),
+  EXPECT_NE(run({"metrics"}).find("# TYPE numabalancer_node_read_latency_seconds gauge"),
             std::string::npos);
   auto snapshot = json::parse(run({"snapshot"}));
   EXPECT_TRUE(snapshot.contains("nodes")) << snapshot.dump();

@@ -39,8 +39,9 @@ TEST(DaemonEndToEnd, ServesTheLiveHostAndStopsCleanlyOnSigterm) {
   EXPECT_EQ(topology["nodes"][0]["read_latency_ns"], 95.5);
 
   auto metrics = client.call("metrics")["result"]["text"].get<std::string>();
-  EXPECT_NE(metrics.find("numabalancer_node_read_latency_ns{node=\"0\",provider=\"file\"} 95.5"),
-            std::string::npos)
+  EXPECT_NE(
+      metrics.find("numabalancer_node_read_latency_seconds{node=\"0\",provider=\"file\"} 9.55e-08"),
+      std::string::npos)
       << metrics;
 
   // Rounds keep coming on the interval.

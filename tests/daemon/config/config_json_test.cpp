@@ -60,9 +60,9 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
       "window": "24h"
     },
     "file": {
-      "bandwidth_metric": "numabalancer_node_bandwidth_gbps",
+      "bandwidth_metric": "numabalancer_node_bandwidth_bytes_per_second",
       "format": "auto",
-      "latency_metric": "numabalancer_node_read_latency_ns",
+      "latency_metric": "numabalancer_node_read_latency_seconds",
       "max_age": "30s",
       "path": ""
     },

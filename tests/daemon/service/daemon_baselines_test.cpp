@@ -42,9 +42,10 @@ TEST(DaemonBaselines, RoundsTeachBaselinesThatTheSnapshotAndStatusShow) {
   EXPECT_EQ(snapshot["nodes"][0]["baseline_read_latency_ns"], 60.0);
   EXPECT_EQ(snapshot["nodes"][1]["baseline_read_latency_ns"], 95.0);
   json metrics = result_of(client, "metrics");
-  EXPECT_NE(metrics["text"].get<std::string>().find(
-                "numabalancer_node_baseline_read_latency_ns{node=\"1\",source=\"learned\"} 95\n"),
-            std::string::npos);
+  EXPECT_NE(
+      metrics["text"].get<std::string>().find("numabalancer_node_baseline_read_latency_seconds{"
+                                              "node=\"1\",source=\"learned\"} 9.5e-08\n"),
+      std::string::npos);
 }
 
 TEST(DaemonBaselines, ACalibratingRoundSaysHowManyReadingsAreStillNeeded) {

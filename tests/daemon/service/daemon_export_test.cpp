@@ -8,6 +8,7 @@
 #include "daemon/wire/audit_log_reader.hpp"
 #include "tests/daemon/service/daemon_harness.hpp"
 #include "tests/daemon/service/export/exposition_validator.hpp"
+#include "tests/daemon/service/prometheus_tools.hpp"
 
 namespace nb::service {
 namespace {
@@ -49,6 +50,72 @@ TEST_F(DaemonExportTest, TextfileCarriesTheMetricsCommandText) {
   EXPECT_THAT(served, HasSubstr("numabalancer_migrated_bytes_total{source=\"1\",dest=\"0\"} " +
                                 std::to_string(256 * kMiB) + "\n"));
   EXPECT_THAT(served, HasSubstr("numabalancer_job_duration_seconds_count 1\n"));
+}
+
+// promtool's lint (base units, _total on counters, HELP on every family) on the textfile of a
+// daemon that has run rounds and a job, with every family the export knows carrying samples.
+TEST_F(DaemonExportTest, PromtoolFindsNothingToSayAboutTheTextfile) {
+  auto promtool = nb::testing::find_program("promtool");
+  if (!promtool) {
+    GTEST_SKIP() << "promtool is not installed (scripts/setup.sh --tests installs prometheus)";
+  }
+  daemon.config().metrics.latency = "file";
+  daemon.config().metrics.bandwidth = "file";
+  daemon.config().metrics.baseline.read_latency_ns = {{0, 55}};
+  daemon.fakes().bandwidth_gbps = 12.5;
+  ASSERT_TRUE(daemon.start().ok());
+  daemon.set_decision(ready_decision({"pods/a"}));
+  SocketClient client(daemon.socket());
+  ASSERT_EQ(daemon.reconcile(client)["outcome"], "started");
+  ASSERT_TRUE(daemon.wait_until_idle());
+  daemon.set_decision(core::Decision{});
+  ASSERT_TRUE(daemon.reconcile(client).is_object()) << "a round after the job rewrites the file";
+
+  std::string text = nb::testing::read_file(textfile);
+  for (const char* family :
+       {"numabalancer_node_read_latency_seconds", "numabalancer_node_bandwidth_bytes_per_second",
+        "numabalancer_node_anon_bytes", "numabalancer_node_baseline_read_latency_seconds",
+        "numabalancer_node_baseline_samples", "numabalancer_pressure_level",
+        "numabalancer_provider_up", "numabalancer_rounds_total",
+        "numabalancer_migrated_bytes_total", "numabalancer_migration_pages_failed_total",
+        "numabalancer_round_effects_total", "numabalancer_internal_errors_total",
+        "numabalancer_job_duration_seconds_bucket",
+        "numabalancer_move_call_duration_seconds_bucket",
+        "numabalancer_log_messages_dropped_total"}) {
+    bool sampled = text.find("\n" + std::string(family) + "{") != std::string::npos ||
+                   text.find("\n" + std::string(family) + " ") != std::string::npos;
+    EXPECT_TRUE(sampled) << family << " has no sample:\n" << text;
+  }
+  auto result = nb::testing::promtool_check(*promtool, textfile, tree.root());
+  EXPECT_EQ(result.exit_code, 0) << result.problems;
+  EXPECT_EQ(result.problems, "") << text;
+}
+
+// An alert on numabalancer_provider_up{provider="file"} == 0 fires only if the series keeps its
+// label when the provider stops answering.
+TEST_F(DaemonExportTest, ProviderUpKeepsTheConfiguredNameWhenTheProviderGoesDown) {
+  daemon.config().metrics.latency = "file";
+  daemon.config().metrics.bandwidth = "none";
+  ASSERT_TRUE(daemon.start().ok());
+  SocketClient client(daemon.socket());
+  std::string up = client.call("metrics")["result"]["text"];
+  EXPECT_THAT(up,
+              HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 1\n"));
+
+  {
+    std::lock_guard lock(daemon.fakes().mutex);
+    daemon.fakes().latency_provider_down = true;
+  }
+  ASSERT_TRUE(daemon.reconcile(client).is_object());
+  std::string down = client.call("metrics")["result"]["text"];
+  EXPECT_THAT(down,
+              HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 0\n"));
+  EXPECT_EQ(down.find("numabalancer_provider_up{metric=\"read_latency\",provider=\"\"}"),
+            std::string::npos)
+      << down;
+  EXPECT_EQ(down.find("numabalancer_provider_up{metric=\"bandwidth\""), std::string::npos)
+      << "bandwidth = \"none\" has no provider to watch";
+  EXPECT_EQ(nb::testing::read_file(textfile), down);
 }
 
 TEST_F(DaemonExportTest, AuditLogHasARoundAndItsJobAndHistorySinceReadsThem) {

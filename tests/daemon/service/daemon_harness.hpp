@@ -52,7 +52,8 @@ class DaemonHarness {
     std::vector<std::size_t> history_sizes;
     core::History last_history;  // what the latest decide() was given
     std::map<NodeId, double> read_latency_ns{{0, 60}, {1, 95}};  // what the host reads
-    bool hold_jobs = false;  // migrate() waits for release() or cancel
+    bool latency_provider_down = false;  // then no node has a latency and the report says why
+    bool hold_jobs = false;              // migrate() waits for release() or cancel
     bool job_entered = false;
     int migrate_calls = 0;
     std::vector<actuator::MigrationTarget> last_targets;
@@ -105,7 +106,9 @@ class DaemonHarness {
       for (NodeId id : {0, 1}) {
         auto& node = document.snapshot.nodes[static_cast<std::size_t>(id)];
         node.id = id;
-        node.read_latency_ns = fakes_.read_latency_ns.at(id);
+        if (!fakes_.latency_provider_down) {
+          node.read_latency_ns = fakes_.read_latency_ns.at(id);
+        }
         node.bandwidth_gbps = fakes_.bandwidth_gbps;
         node.distance = {{id, 10}, {1 - id, 21}};
         node.cpus = std::to_string(id);
@@ -116,8 +119,11 @@ class DaemonHarness {
           core::Container{"pods/b", "share", {{1, 200 * kMiB}}}};
       host::ProviderReport latency;
       latency.metric = metrics::Metric::read_latency;
-      latency.provider = "file";
-      latency.available = true;
+      latency.provider = fakes_.latency_provider_down ? "" : "file";
+      latency.available = !fakes_.latency_provider_down;
+      if (fakes_.latency_provider_down) {
+        latency.reason = "file: /run/metrics.json: No such file or directory";
+      }
       host::ProviderReport bandwidth;
       bandwidth.metric = metrics::Metric::bandwidth;
       bandwidth.reason = fakes_.bandwidth_reason;

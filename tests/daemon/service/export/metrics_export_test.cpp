@@ -35,20 +35,42 @@ TEST(PrometheusExport, NodeGaugesCarryNodeAndProviderLabels) {
   core::Decision decision;
   decision.level = core::PressureLevel::force;
   DaemonCounters counters;
-  MetricsView view{&snapshot, &decision, {{"read_latency", "file", true, ""}}, &counters};
+  MetricsView view{&snapshot, &decision, {{"read_latency", "file", true, "", "file"}}, &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
-  EXPECT_NE(text.find("numabalancer_node_read_latency_ns{node=\"0\",provider=\"file\"} 95.5\n"),
-            std::string::npos);
-  EXPECT_NE(text.find("numabalancer_node_bandwidth_gbps{node=\"0\",provider=\"\"} 12.5\n"),
-            std::string::npos);
-  EXPECT_EQ(text.find("numabalancer_node_bandwidth_gbps{node=\"1\""), std::string::npos)
+  EXPECT_THAT(text,
+              HasSubstr("numabalancer_node_read_latency_seconds{node=\"0\",provider=\"file\"} "
+                        "9.55e-08\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_bandwidth_bytes_per_second{node=\"0\","
+                              "provider=\"\"} 12500000000\n"));
+  EXPECT_EQ(text.find("numabalancer_node_bandwidth_bytes_per_second{node=\"1\""), std::string::npos)
       << "an unmeasured node has no sample, never a zero";
   EXPECT_NE(text.find("numabalancer_node_anon_bytes{node=\"0\"} 120\n"), std::string::npos);
   EXPECT_NE(text.find("numabalancer_node_anon_bytes{node=\"1\"} 50\n"), std::string::npos);
   EXPECT_NE(text.find("numabalancer_pressure_level 2\n"), std::string::npos);
   EXPECT_NE(text.find("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 1\n"),
             std::string::npos);
+}
+
+// An alert on numabalancer_provider_up{provider="file"} == 0 needs the series to keep its label
+// when the provider is down and the scan names no provider.
+TEST(PrometheusExport, ProviderUpIsOneSeriesPerConfiguredProviderLabelledWhenDown) {
+  MetricsView down{nullptr,
+                   nullptr,
+                   {{"read_latency", "", false, "file: no such file", "file"},
+                    {"bandwidth", "", false, "disabled by config", "none"}},
+                   nullptr};
+  auto text = render_prometheus(down);
+  expect_valid_exposition(text);
+  EXPECT_THAT(text,
+              HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 0\n"));
+  EXPECT_EQ(text.find("provider=\"\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("metric=\"bandwidth\""), std::string::npos)
+      << "a metric configured \"none\" has no provider to be up or down";
+
+  MetricsView up{nullptr, nullptr, {{"read_latency", "file", true, "", "file"}}, nullptr};
+  EXPECT_THAT(render_prometheus(up),
+              HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 1\n"));
 }
 
 TEST(PrometheusExport, CountersAccumulateReports) {
@@ -139,19 +161,23 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
   counters.add_report(report);
   MetricsView view{&snapshot,
                    &decision,
-                   {{"read_latency", "probe", true, ""}, {"bandwidth", "perf", false, "no PMU"}},
+                   {{"read_latency", "probe", true, "", "auto"},
+                    {"bandwidth", "", false, "perf: no PMU", "perf"}},
                    &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
   for (const char* family :
-       {"numabalancer_node_read_latency_ns gauge", "numabalancer_node_bandwidth_gbps gauge",
-        "numabalancer_node_anon_bytes gauge", "numabalancer_pressure_level gauge",
-        "numabalancer_rounds_total counter", "numabalancer_migrated_bytes_total counter",
+       {"numabalancer_node_read_latency_seconds gauge",
+        "numabalancer_node_bandwidth_bytes_per_second gauge", "numabalancer_node_anon_bytes gauge",
+        "numabalancer_pressure_level gauge", "numabalancer_rounds_total counter",
+        "numabalancer_migrated_bytes_total counter",
         "numabalancer_migration_pages_failed_total counter", "numabalancer_evictions_total counter",
         "numabalancer_round_effects_total counter", "numabalancer_job_duration_seconds histogram",
         "numabalancer_move_call_duration_seconds histogram", "numabalancer_provider_up gauge"}) {
     EXPECT_THAT(text, HasSubstr(std::string("# TYPE ") + family + "\n"));
   }
+  EXPECT_THAT(text,
+              HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"auto\"} 1\n"));
   EXPECT_THAT(text,
               HasSubstr("numabalancer_provider_up{metric=\"bandwidth\",provider=\"perf\"} 0\n"));
   EXPECT_THAT(text, HasSubstr("numabalancer_pressure_level 1\n"));
@@ -208,11 +234,12 @@ TEST(PrometheusExport, BaselineGaugesNameTheirSourceAndCountReadings) {
   };
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
-  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_read_latency_ns{node=\"0\","
-                              "source=\"learned\"} 92.5\n"));
-  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_read_latency_ns{node=\"2\","
-                              "source=\"configured\"} 141.5\n"));
-  EXPECT_EQ(text.find("numabalancer_node_baseline_read_latency_ns{node=\"1\""), std::string::npos)
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_read_latency_seconds{node=\"0\","
+                              "source=\"learned\"} 9.25e-08\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_read_latency_seconds{node=\"2\","
+                              "source=\"configured\"} 1.415e-07\n"));
+  EXPECT_EQ(text.find("numabalancer_node_baseline_read_latency_seconds{node=\"1\""),
+            std::string::npos)
       << "a node still learning has no baseline sample, never a zero";
   EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples{node=\"0\"} 61\n"));
   EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples{node=\"1\"} 12\n"));
