@@ -28,7 +28,7 @@ const std::array<Command, 18> kCommands{{
     {"reload", "Re-read the configuration file (an invalid one is rejected)", nullptr,
      format_reload},
     {"dry_run", "Decide but never move: on or off", dry_run_arguments, format_dry_run,
-     "dry-run on|off"},
+     "dry_run on|off"},
     {"migrate", "Start a manual migration job and follow it", migrate_arguments, nullptr,
      "migrate (--cgroup PATH | --pid PID) --from N --to M[,K...] [options]"},
     {"watch", "Stream the daemon's events", watch_arguments, nullptr, "watch [-n N]"},

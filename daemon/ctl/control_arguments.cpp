@@ -24,7 +24,7 @@ std::function<Action()> dry_run_arguments(CLI::App& subcommand) {
   // Checked here rather than by required(): CLI11 would say "state is required".
   return [state] {
     if (state->empty()) {
-      throw CLI::ValidationError("dry-run", "give on or off: numabalancerctl dry-run on|off");
+      throw CLI::ValidationError("dry-run", "give on or off: numabalancerctl dry_run on|off");
     }
     return request({{"enabled", *state == "on" || *state == "true"}});
   };

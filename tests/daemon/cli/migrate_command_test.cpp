@@ -249,7 +249,7 @@ INSTANTIATE_TEST_SUITE_P(
                  {"--cgroup", "/x", "--pid", "1", "--from", "0", "--to", "0"},
                  "excludes"},
         BadInput{"UnknownPageOrder",
-                 {"--pid", "1", "--from", "0", "--to", "0", "--page-order", "hottest"},
+                 {"--pid", "1", "--from", "0", "--to", "1", "--page-order", "hottest"},
                  "--page-order must be auto, hot_first or address"},
         BadInput{"DecimalSize",
                  {"--pid", "1", "--from", "0", "--to", "1", "--max-bytes", "1GB"},

@@ -64,7 +64,7 @@ TEST(CommandTable, ListCommandsShowsTheCommandLineSyntax) {
        {{"name", "frobnicate"}, {"mutating", true}, {"help", "Frob"}}});
   EXPECT_EQ(format_result("list_commands", result),
             "COMMAND           CHANGES STATE  WHAT IT DOES\n"
-            "dry-run on|off    yes            Decide but never move: on or off\n"
+            "dry_run on|off    yes            Decide but never move: on or off\n"
             "plan [--explain]  no             The latest decision\n"
             "frobnicate        yes            Frob\n");
 }

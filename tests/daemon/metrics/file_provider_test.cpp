@@ -274,7 +274,7 @@ TEST_F(FileProviderTest, PrometheusSampleOlderThanMaxAgeIsStaleAndNamed) {
   EXPECT_EQ(values.error().context,
             tree_.path("m.prom").string() +
                 ": stale sample node_read_latency_ns{node=\"1\",socket=\"b\"}: its timestamp is "
-                "86400.0s old (max_age 30.0s)");
+                "24h old (max_age 30s)");
 }
 
 TEST_F(FileProviderTest, PrometheusSampleTimestampsWithinMaxAgeAndClockSkewAreUsed) {
@@ -297,8 +297,8 @@ TEST_F(FileProviderTest, PrometheusSampleFromTheFutureIsRejectedByName) {
   ASSERT_FALSE(values.ok());
   EXPECT_EQ(values.error().context,
             tree_.path("m.prom").string() +
-                ": sample node_read_latency_ns{node=\"0\"} has a timestamp 3600.0s in the future "
-                "(more than the 5.0s allowed for clock skew)");
+                ": sample node_read_latency_ns{node=\"0\"} has a timestamp 1h in the future "
+                "(more than the 5s allowed for clock skew)");
 }
 
 TEST_F(FileProviderTest, PrometheusSampleWithAWildTimestampIsRejectedNotOverflowed) {
