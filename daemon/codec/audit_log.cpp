@@ -19,13 +19,17 @@ json node_or_null(const std::optional<NodeId>& node) {
 }  // namespace
 
 json audit_round_entry(const RoundRecord& record, const core::Decision* decision) {
-  return {{"time", format_rfc3339(record.time)},
-          {"kind", "round"},
-          {"round", record.number},
-          {"trigger", record.trigger},
-          {"outcome", to_string(record.outcome)},
-          {"reason", record.reason},
-          {"decision", decision != nullptr ? to_json(*decision) : json()}};
+  json entry{{"time", format_rfc3339(record.time)},
+             {"kind", "round"},
+             {"round", record.number},
+             {"trigger", record.trigger},
+             {"outcome", to_string(record.outcome)},
+             {"reason", record.reason},
+             {"decision", decision != nullptr ? to_json(*decision) : json()}};
+  if (record.outcome != RoundOutcome::started) {
+    entry["acted"] = false;
+  }
+  return entry;
 }
 
 json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,

@@ -11,6 +11,8 @@
 //   {"time", "kind": "effect", "round": N, "source_node", "dest_nodes", "result",
 //    "effect": {...} or null, "effect_reason"}
 //       one per round whose effect was measured (or could not be), effect_delay after its job.
+// A round entry whose round ended without a job says "acted": false; a started round's job
+// entry says what it did.
 // The file is size-rotated to FILE.1, one generation: the log holds between max and twice max
 // bytes of the most recent history, enough to explain the last days; ship it elsewhere (journald,
 // a log collector) when longer retention is needed. Reading it is daemon/wire/audit_log_reader.hpp,

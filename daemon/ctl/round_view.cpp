@@ -101,7 +101,7 @@ std::string round_line(const json& round) {
       fmt::format("#{} {} {}", cell_text(round.value("number", json())),
                   cell_text(round.value("time", json())), cell_text(round.value("status", json())));
   std::string outcome = round.value("outcome", std::string());
-  if (!outcome.empty() && outcome != "none") {
+  if (!outcome.empty() && outcome != "none" && outcome != round.value("status", std::string())) {
     line += " (" + outcome + ")";
   }
   if (round.contains("source_node") && !field(round, "source_node").is_null()) {

@@ -31,6 +31,7 @@
 #include "daemon/service/config_reload.hpp"
 #include "daemon/service/daemon_state.hpp"
 #include "daemon/service/export/audit_log.hpp"
+#include "daemon/service/export/failure_log.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/export/textfile_export.hpp"
 #include "daemon/service/instance_lock.hpp"
@@ -150,6 +151,8 @@ class Daemon final : private DaemonView {
   std::unique_ptr<RunningJob> job_;
   TextfileExport textfile_;
   AuditLog audit_log_;
+  // Pressure the policy cannot relieve fails every round until it can: logged once per change.
+  FailureLog policy_failures_{"relieving pressure"};
 };
 
 }  // namespace nb::service
