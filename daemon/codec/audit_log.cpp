@@ -63,6 +63,19 @@ json audit_effect_entry(TimePoint measured, const RoundRecord& record) {
   return entry;
 }
 
+json audit_command_entry(TimePoint time, const CommandAudit& command) {
+  auto optional = [](const auto& value) { return value ? json(*value) : json(); };
+  return {{"time", format_rfc3339(time)},
+          {"kind", "command"},
+          {"command", command.command},
+          {"via", command.via},
+          {"args", command.args},
+          {"uid", optional(command.uid)},
+          {"pid", optional(command.pid)},
+          {"result", command.error ? "failed" : "ok"},
+          {"error", optional(command.error)}};
+}
+
 std::string to_audit_line(const json& entry) {
   auto dump = [](const json& value) {
     return value.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -67,13 +68,45 @@ std::vector<std::string> job_row(const json& entry) {
           detail.empty() ? "-" : detail};
 }
 
+// Who ran a state-changing command (the socket peer, or the signal) and, when it failed, why.
+std::vector<std::string> command_row(const json& entry) {
+  std::string detail = entry.value("via", std::string()) == "socket"
+                           ? "by uid " + cell_text(entry.value("uid", json())) + " pid " +
+                                 cell_text(entry.value("pid", json()))
+                           : "on " + cell_text(entry.value("via", json()));
+  if (auto args = entry.value("args", json()); args.is_object() && !args.empty()) {
+    detail += " " + args.dump();
+  }
+  if (auto error = entry.value("error", json()); error.is_string()) {
+    std::string reason = error.get<std::string>();
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    detail += ": " + reason;
+  }
+  return {cell_text(entry.value("time", json())),
+          cell_text(entry.value("command", json())),
+          "-",
+          cell_text(entry.value("result", json())),
+          "-",
+          "-",
+          "-",
+          detail};
+}
+
+std::vector<std::string> entry_row(const json& entry) {
+  const std::string kind = entry.value("kind", std::string());
+  if (kind == "job") {
+    return job_row(entry);
+  }
+  return kind == "command" ? command_row(entry) : round_row(entry);
+}
+
 }  // namespace
 
 std::string format_audit_entries(const json& result) {
   std::vector<std::vector<std::string>> rows{
       {"TIME", "KIND", "ROUND", "OUTCOME", "FROM", "TO", "BYTES", "DETAIL"}};
   for (const auto& entry : result.value("entries", json::array())) {
-    rows.push_back(entry.value("kind", std::string()) == "job" ? job_row(entry) : round_row(entry));
+    rows.push_back(entry_row(entry));
   }
   std::string out = format_table(rows);
   if (auto skipped = result.value("skipped_lines", 0LL); skipped > 0) {

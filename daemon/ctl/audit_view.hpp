@@ -9,8 +9,8 @@
 
 namespace nb::ctl {
 
-// {"entries": [...], "skipped_lines": N, "truncated": B}: a line per round and per job, oldest
-// first; a note when the daemon's read cap ended the entries.
+// {"entries": [...], "skipped_lines": N, "truncated": B}: a line per round, per job and per
+// state-changing command, oldest first; a note when the daemon's read cap ended the entries.
 std::string format_audit_entries(const nlohmann::json& result);
 
 // Reads the file (and its rotated FILE.1) and prints what happened since `since` (empty: all),

@@ -139,12 +139,7 @@ void Daemon::arm_signals() {
       return;
     }
     if (signal == SIGHUP) {
-      auto outcome = reload();
-      if (outcome.ok) {
-        spdlog::info("SIGHUP: configuration reloaded");
-      } else {
-        spdlog::error("SIGHUP: configuration rejected, the old one stays");
-      }
+      record_command({.command = "reload", .via = "SIGHUP", .error = rejection(reload())});
       arm_signals();
       return;
     }
