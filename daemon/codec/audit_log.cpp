@@ -19,13 +19,17 @@ json node_or_null(const std::optional<NodeId>& node) {
 }  // namespace
 
 json audit_round_entry(const RoundRecord& record, const core::Decision* decision) {
-  return {{"time", format_rfc3339(record.time)},
-          {"kind", "round"},
-          {"round", record.number},
-          {"trigger", record.trigger},
-          {"outcome", to_string(record.outcome)},
-          {"reason", record.reason},
-          {"decision", decision != nullptr ? to_json(*decision) : json()}};
+  json entry{{"time", format_rfc3339(record.time)},
+             {"kind", "round"},
+             {"round", record.number},
+             {"trigger", record.trigger},
+             {"outcome", to_string(record.outcome)},
+             {"reason", record.reason},
+             {"decision", decision != nullptr ? to_json(*decision) : json()}};
+  if (record.outcome != RoundOutcome::started) {
+    entry["acted"] = false;
+  }
+  return entry;
 }
 
 json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
@@ -57,6 +61,19 @@ json audit_effect_entry(TimePoint measured, const RoundRecord& record) {
     entry["effect_reason"] = record.effect_reason;
   }
   return entry;
+}
+
+json audit_command_entry(TimePoint time, const CommandAudit& command) {
+  auto optional = [](const auto& value) { return value ? json(*value) : json(); };
+  return {{"time", format_rfc3339(time)},
+          {"kind", "command"},
+          {"command", command.command},
+          {"via", command.via},
+          {"args", command.args},
+          {"uid", optional(command.uid)},
+          {"pid", optional(command.pid)},
+          {"result", command.error ? "failed" : "ok"},
+          {"error", optional(command.error)}};
 }
 
 std::string to_audit_line(const json& entry) {

@@ -10,13 +10,22 @@
 //       one per finished job, with its full migration report (daemon/codec/report_json.hpp);
 //   {"time", "kind": "effect", "round": N, "source_node", "dest_nodes", "result",
 //    "effect": {...} or null, "effect_reason"}
-//       one per round whose effect was measured (or could not be), effect_delay after its job.
+//       one per round whose effect was measured (or could not be), effect_delay after its job;
+//   {"time", "kind": "command", "command", "via", "args", "uid", "pid", "result", "error"}
+//       one per state-changing admin command (pause, resume, dry_run, cancel, migrate, reload)
+//       and per SIGHUP reload: "via" is "socket" or "SIGHUP", "uid" and "pid" the peer's (null
+//       for a signal), "result" "ok" or "failed" with the "error" (else null).
+// A round entry whose round ended without a job says "acted": false; a started round's job
+// entry says what it did.
 // The file is size-rotated to FILE.1, one generation: the log holds between max and twice max
 // bytes of the most recent history, enough to explain the last days; ship it elsewhere (journald,
 // a log collector) when longer retention is needed. Reading it is daemon/wire/audit_log_reader.hpp,
 // which numabalancerctl links without the rest of the codec.
 
+#include <sys/types.h>
+
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "actuator/migration_report.hpp"
@@ -32,6 +41,20 @@ nlohmann::json audit_job_entry(TimePoint finished, std::uint64_t job_id, const R
                                const actuator::MigrationReport* report);
 
 nlohmann::json audit_effect_entry(TimePoint measured, const RoundRecord& record);
+
+// A state-changing command and who asked: the trail an operator reads to learn who paused the
+// daemon or started a migration.
+struct CommandAudit {
+  std::string command;  // as the admin protocol names it: "pause", "dry_run", "reload", ...
+  std::string via;      // "socket" or the signal, "SIGHUP"
+  nlohmann::json args = nlohmann::json::object();
+  // The peer's, from its socket credentials; none for a signal.
+  std::optional<uid_t> uid = std::nullopt;
+  std::optional<pid_t> pid = std::nullopt;
+  std::optional<std::string> error = std::nullopt;  // none: it succeeded
+};
+
+nlohmann::json audit_command_entry(TimePoint time, const CommandAudit& command);
 
 // One line, '\n' included, "time" and "kind" first: wire::read_audit_log skips old lines by it.
 std::string to_audit_line(const nlohmann::json& entry);

@@ -10,8 +10,8 @@
 namespace nb::ctl {
 
 // {"entries": [...], "skipped_lines": N, "truncated": B}: a line per round, per job and per
-// measured effect, oldest first, in the columns of the kept rounds (history_view.cpp); a note
-// when the daemon's read cap ended the entries.
+// measured effect and per state-changing command, oldest first, in the columns of the kept rounds
+// (history_view.cpp); a note when the daemon's read cap ended the entries.
 std::string format_audit_entries(const nlohmann::json& result);
 
 // Reads the file (and its rotated FILE.1) and prints what happened since `since` (empty: all),

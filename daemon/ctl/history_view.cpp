@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "daemon/ctl/audit_view.hpp"
@@ -126,10 +127,42 @@ Row audit_effect_row(const json& entry) {
           text_or_dash(field(entry, "effect_reason"))};
 }
 
+// Who ran a state-changing command (the socket peer, or the signal) and, when it failed, why.
+Row audit_command_row(const json& entry) {
+  std::string detail =
+      field(entry, "via") == "socket"
+          ? "by uid " + cell_text(field(entry, "uid")) + " pid " + cell_text(field(entry, "pid"))
+          : "on " + cell_text(field(entry, "via"));
+  if (const json& args = field(entry, "args"); args.is_object() && !args.empty()) {
+    detail += " " + args.dump();
+  }
+  if (const json& error = field(entry, "error"); error.is_string()) {
+    std::string reason = error.get<std::string>();
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    detail += ": " + reason;
+  }
+  return {cell_time(field(entry, "time")),
+          "-",
+          cell_text(field(entry, "command")),
+          "-",
+          "-",
+          cell_text(field(entry, "result")),
+          "-",
+          "-",
+          "-",
+          "-",
+          "-",
+          "-",
+          detail};
+}
+
 Row audit_row(const json& entry) {
   const json& kind = field(entry, "kind");
   if (kind == "job") {
     return audit_job_row(entry);
+  }
+  if (kind == "command") {
+    return audit_command_row(entry);
   }
   return kind == "effect" ? audit_effect_row(entry) : audit_round_row(entry);
 }

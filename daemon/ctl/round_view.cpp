@@ -89,7 +89,7 @@ std::string round_line(const json& round, RoundTime time) {
   }
   line += " " + cell_text(field(round, "status"));
   std::string outcome = round.value("outcome", std::string());
-  if (!outcome.empty() && outcome != "none") {
+  if (!outcome.empty() && outcome != "none" && outcome != round.value("status", std::string())) {
     line += " (" + outcome + ")";
   }
   if (round.contains("source_node") && !field(round, "source_node").is_null()) {

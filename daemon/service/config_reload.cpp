@@ -4,6 +4,17 @@
 
 namespace nb::service {
 
+std::optional<std::string> rejection(const ReloadOutcome& outcome) {
+  if (outcome.ok) {
+    return std::nullopt;
+  }
+  std::string message = "configuration rejected, the old one stays:";
+  for (const auto& problem : outcome.problems) {
+    message += "\n  " + problem;
+  }
+  return message;
+}
+
 config::Config merge_reloaded(const config::Config& current, config::Config next,
                               std::vector<std::string>& restart_needed) {
   if (next.admin.socket != current.admin.socket) {

@@ -20,6 +20,10 @@ struct ReloadOutcome {
   std::vector<std::string> restart_needed;
 };
 
+// Why a reload was refused, its problems one per line; nothing when it was applied. The socket's
+// error reply and the audit trail (of the socket's reload and SIGHUP's) say the same.
+std::optional<std::string> rejection(const ReloadOutcome& outcome);
+
 // `next` with the settings only a restart applies put back to `current`'s; their names are
 // appended to `restart_needed`.
 config::Config merge_reloaded(const config::Config& current, config::Config next,

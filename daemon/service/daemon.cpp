@@ -139,12 +139,7 @@ void Daemon::arm_signals() {
       return;
     }
     if (signal == SIGHUP) {
-      auto outcome = reload();
-      if (outcome.ok) {
-        spdlog::info("SIGHUP: configuration reloaded");
-      } else {
-        spdlog::error("SIGHUP: configuration rejected, the old one stays");
-      }
+      record_command({.command = "reload", .via = "SIGHUP", .error = rejection(reload())});
       arm_signals();
       return;
     }
@@ -207,19 +202,15 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
     effects_measured = record_due_effects(state_, snapshot, audit_log_) > 0;
     auto decision = decide_on_scan(seams_.decide, state_, now);
     record_decision(record, decision, state_.baselines.learning_note(decision, snapshot));
-    if (!has_work(decision)) {
-      record.outcome = codec::RoundOutcome::none;
-    } else if (state_.paused) {
-      record.outcome = codec::RoundOutcome::paused;
-    } else if (state_.dry_run) {
-      record.outcome = codec::RoundOutcome::dry_run;
-    } else if (job_) {
-      // One job at a time; the decision stays visible rather than being dropped.
-      record.outcome = codec::RoundOutcome::deferred;
-      state_.deferred = record;
-      spdlog::warn("round {}: decision deferred, job {} still running", record.number, job_->id);
+    policy_failures_.note(policy_failure(decision));
+    if (auto held = outcome_without_job(decision, state_.paused, state_.dry_run, job_ != nullptr)) {
+      record.outcome = *held;
     } else {
       start_round_job(decision, record);
+    }
+    if (record.outcome == codec::RoundOutcome::deferred) {
+      state_.deferred = record;  // visible rather than dropped
+      spdlog::warn("round {}: decision deferred, job {} still running", record.number, job_->id);
     }
     state_.last_decision = std::move(decision);
   }

@@ -31,6 +31,8 @@
 #include "daemon/service/config_reload.hpp"
 #include "daemon/service/daemon_state.hpp"
 #include "daemon/service/export/audit_log.hpp"
+#include "daemon/service/export/command_audit.hpp"
+#include "daemon/service/export/failure_log.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/export/textfile_export.hpp"
 #include "daemon/service/instance_lock.hpp"
@@ -108,6 +110,9 @@ class Daemon final : private DaemonView {
   void cancel_job() override;
   ManualJobStarted start_manual_job(actuator::MigrationTarget target,
                                     actuator::JobOptions options) override;
+  void record_command(const codec::CommandAudit& command) override {
+    audit_command(audit_log_, state_.config.export_, seams_.clock(), command);
+  }
 
   void arm_timer();
   void arm_signals();
@@ -150,6 +155,8 @@ class Daemon final : private DaemonView {
   std::unique_ptr<RunningJob> job_;
   TextfileExport textfile_;
   AuditLog audit_log_;
+  // Pressure the policy cannot relieve fails every round until it can: logged once per change.
+  FailureLog policy_failures_{"relieving pressure"};
 };
 
 }  // namespace nb::service

@@ -55,6 +55,33 @@ bool has_work(const core::Decision& decision) {
          (!decision.migrate.empty() || !decision.evict.empty());
 }
 
+std::optional<codec::RoundOutcome> outcome_without_job(const core::Decision& decision, bool paused,
+                                                       bool dry_run, bool job_running) {
+  if (decision.status == core::DecisionStatus::failed) {
+    return codec::RoundOutcome::failed;
+  }
+  if (!has_work(decision)) {
+    return codec::RoundOutcome::none;
+  }
+  if (paused) {
+    return codec::RoundOutcome::paused;
+  }
+  if (dry_run) {
+    return codec::RoundOutcome::dry_run;
+  }
+  if (job_running) {
+    return codec::RoundOutcome::deferred;  // one job at a time
+  }
+  return std::nullopt;
+}
+
+Status policy_failure(const core::Decision& decision) {
+  if (decision.status == core::DecisionStatus::failed) {
+    return make_error(0, decision.reason);
+  }
+  return Ok{};
+}
+
 codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
                                 const actuator::MigrationTarget& target,
                                 const actuator::JobOptions& options) {
@@ -74,8 +101,9 @@ codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
 std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
   std::string line = "round " + std::to_string(record.number) + ": " +
                      std::string(codec::to_string(record.status));
-  if (record.outcome != codec::RoundOutcome::none) {
-    line += " (" + std::string(codec::to_string(record.outcome)) + ")";
+  std::string_view outcome = codec::to_string(record.outcome);
+  if (record.outcome != codec::RoundOutcome::none && outcome != codec::to_string(record.status)) {
+    line += " (" + std::string(outcome) + ")";
   }
   if (!record.reason.empty()) {
     line += " - " + record.reason;

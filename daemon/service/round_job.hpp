@@ -4,11 +4,13 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "actuator/migration_job.hpp"
+#include "base/result.hpp"
 #include "core/decision.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
@@ -42,6 +44,14 @@ void record_decision(codec::RoundRecord& record, const core::Decision& decision,
                      const std::string& note);
 // Ready, with a source, and something to migrate or evict.
 bool has_work(const core::Decision& decision);
+// What a decided round comes to when it starts no job: failed when the policy failed (pressure
+// it cannot relieve: no destination, nothing movable), none when there is nothing to do, else
+// held by pause, dry-run or the job still running. Nothing: its job starts.
+std::optional<codec::RoundOutcome> outcome_without_job(const core::Decision& decision, bool paused,
+                                                       bool dry_run, bool job_running);
+// The policy's failure as an error (its reason), Ok for any other decision: what the
+// once-per-change log of unrelievable pressure notes each round.
+Status policy_failure(const core::Decision& decision);
 
 codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
                                 const actuator::MigrationTarget& target,

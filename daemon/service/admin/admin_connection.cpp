@@ -12,14 +12,14 @@ std::size_t AdminShared::watchers() const {
 }
 
 AdminConnection::AdminConnection(asio::local::stream_protocol::socket socket,
-                                 std::shared_ptr<AdminShared> shared, bool caller_is_admin,
-                                 bool caller_is_root)
+                                 std::shared_ptr<AdminShared> shared,
+                                 std::optional<PeerCredentials> caller, bool caller_is_admin)
     : socket_(std::move(socket)),
       timer_(socket_.get_executor()),
       shared_(std::move(shared)),
       framer_(shared_->options.max_request_bytes),
-      caller_is_admin_(caller_is_admin),
-      caller_is_root_(caller_is_root) {}
+      caller_(std::move(caller)),
+      caller_is_admin_(caller_is_admin) {}
 
 void AdminConnection::start() {
   arm_idle_timer();
@@ -110,7 +110,7 @@ void AdminConnection::answer(const Frame& frame) {
                                          " bytes")));
     return;
   }
-  CommandContext context{caller_is_admin_, false, caller_is_root_};
+  CommandContext context{caller_is_admin_, false, caller_ && caller_->uid == 0, caller_};
   auto response = shared_->table.handle_line(frame.line, context);
   if (context.start_watching && response.ok() && !watching_) {
     auto limit = static_cast<std::size_t>(shared_->options.max_watchers);

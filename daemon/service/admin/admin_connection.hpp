@@ -39,7 +39,7 @@ class AdminConnection : public std::enable_shared_from_this<AdminConnection> {
   static constexpr std::size_t kRequestsPerTurn = 4;
 
   AdminConnection(asio::local::stream_protocol::socket socket, std::shared_ptr<AdminShared> shared,
-                  bool caller_is_admin, bool caller_is_root);
+                  std::optional<PeerCredentials> caller, bool caller_is_admin);
 
   void start();
   // Sends `line` (an error reply) and closes once it is written.
@@ -67,8 +67,8 @@ class AdminConnection : public std::enable_shared_from_this<AdminConnection> {
   asio::steady_timer timer_;
   std::shared_ptr<AdminShared> shared_;
   LineFramer framer_;
+  std::optional<PeerCredentials> caller_;
   bool caller_is_admin_;
-  bool caller_is_root_;
   bool watching_ = false;
   bool closed_ = false;
   bool close_when_written_ = false;

@@ -104,14 +104,15 @@ void AdminServer::accept_next() {
 
 void AdminServer::accepted(asio::local::stream_protocol::socket socket) {
   bool admin = false;
-  bool root = false;
+  std::optional<PeerCredentials> caller;
   if (auto peer = peer_credentials(socket.native_handle())) {
     admin = may_mutate(peer.value(), shared_->admin_gid);
-    root = peer->uid == 0;
+    caller = std::move(peer.value());
   } else {
     spdlog::warn("admin: {}; the client may only read", peer.error().message());
   }
-  auto connection = std::make_shared<AdminConnection>(std::move(socket), shared_, admin, root);
+  auto connection =
+      std::make_shared<AdminConnection>(std::move(socket), shared_, std::move(caller), admin);
   int max_clients = shared_->options.max_clients;
   int limit = max_clients + (admin ? kAdminReservedSlots : 0);
   shared_->connections.insert(connection);

@@ -6,10 +6,12 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "daemon/service/admin/peer_credentials.hpp"
 #include "daemon/wire/protocol.hpp"
 
 namespace nb::service {
@@ -21,6 +23,9 @@ struct CommandContext {
   bool caller_is_admin = false;
   bool start_watching = false;  // set by `watch`: the connection then streams events
   bool caller_is_root = false;  // uid 0: may `migrate` what lies outside the configured pools
+  // Who asked, as the kernel recorded it at connect(2), for the audit trail; none when the
+  // credentials could not be read.
+  std::optional<PeerCredentials> caller = std::nullopt;
 };
 
 using CommandOutcome = std::variant<nlohmann::json, wire::ErrorReply>;

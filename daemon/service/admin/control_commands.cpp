@@ -1,7 +1,6 @@
 // The commands that steer the loop: pause and resume, dry-run, a round now, cancelling the job,
-// reloading the configuration, and watching the events.
-
-#include <spdlog/spdlog.h>
+// reloading the configuration, and watching the events. Who ran them, and with what result, is
+// logged by their registration (daemon_commands.cpp), once for each.
 
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
@@ -12,13 +11,11 @@ using nlohmann::json;
 
 CommandOutcome pause(DaemonView& daemon, const Args&, CommandContext&) {
   daemon.set_paused(true);
-  spdlog::info("paused over the admin socket");
   return json{{"paused", true}};
 }
 
 CommandOutcome resume(DaemonView& daemon, const Args&, CommandContext&) {
   daemon.set_paused(false);
-  spdlog::info("resumed over the admin socket");
   return json{{"paused", false}};
 }
 
@@ -41,7 +38,6 @@ CommandOutcome dry_run(DaemonView& daemon, const Args& args, CommandContext&) {
     return bad_request("\"enabled\": true or false is required");
   }
   daemon.set_dry_run(**enabled);
-  spdlog::info("dry-run {} over the admin socket", daemon.state().dry_run ? "on" : "off");
   return json{{"dry_run", daemon.state().dry_run}};
 }
 
@@ -56,12 +52,8 @@ CommandOutcome cancel(DaemonView& daemon, const Args&, CommandContext&) {
 
 CommandOutcome reload(DaemonView& daemon, const Args&, CommandContext&) {
   auto outcome = daemon.reload();
-  if (!outcome.ok) {
-    std::string message = "configuration rejected, the old one stays:";
-    for (const auto& problem : outcome.problems) {
-      message += "\n  " + problem;
-    }
-    return command_failed(message);
+  if (auto refused = rejection(outcome)) {
+    return command_failed(std::move(*refused));
   }
   return json{{"reloaded", true}, {"restart_needed", outcome.restart_needed}};
 }

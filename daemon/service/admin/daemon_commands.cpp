@@ -1,16 +1,24 @@
 #include "daemon/service/admin/daemon_commands.hpp"
 
+#include <exception>
+#include <variant>
+
 namespace nb::service {
 
 namespace {
 
 using Run = CommandOutcome (*)(DaemonView&, const nlohmann::json&, CommandContext&);
 
+// Whether a command leaves the audit trail (who ran it, with what result): those that change
+// what the daemon does, but for `reconcile`, whose round is its record.
+enum class Trail { none, audited };
+
 struct DaemonCommand {
   const char* name;
   const char* help;
   Access access;
   Run run;
+  Trail trail = Trail::none;
 };
 
 const DaemonCommand kCommands[] = {
@@ -33,35 +41,65 @@ const DaemonCommand kCommands[] = {
     {"metrics", "Prometheus text exposition of what the daemon knows", Access::read_only,
      commands::metrics},
     {"pause", "Keep deciding but start no migration until resume", Access::mutating,
-     commands::pause},
-    {"resume", "Act on decisions again", Access::mutating, commands::resume},
+     commands::pause, Trail::audited},
+    {"resume", "Act on decisions again", Access::mutating, commands::resume, Trail::audited},
     {"reconcile",
      "Run a round now; the reply names the round, `watch`, `status` and `history` show what it "
      "decided",
      Access::mutating, commands::reconcile},
     {"dry_run", "Decide but never move: {\"enabled\": true|false}", Access::mutating,
-     commands::dry_run},
+     commands::dry_run, Trail::audited},
     {"migrate",
      "A manual job: {\"cgroup\": PATH | \"pid\": N, \"from\": N, \"to\": [M,...], "
      "\"max_bytes\", \"rate\", \"dry_run\"}",
-     Access::mutating, commands::migrate},
-    {"cancel", "Cancel the running job at its next batch", Access::mutating, commands::cancel},
+     Access::mutating, commands::migrate, Trail::audited},
+    {"cancel", "Cancel the running job at its next batch", Access::mutating, commands::cancel,
+     Trail::audited},
     {"config", "The effective configuration", Access::read_only, commands::config},
     {"reload", "Re-read the configuration file; an invalid one is rejected", Access::mutating,
-     commands::reload},
+     commands::reload, Trail::audited},
     {"watch",
      "Stream events on this connection: round, job_started, job_progress, job_done, eviction, "
      "config_reloaded",
      Access::read_only, commands::watch},
 };
 
+// Runs the command and records it, whatever came of it: an error reply, or an exception, which
+// the table then turns into one.
+CommandOutcome run_audited(const DaemonCommand& command, DaemonView& daemon,
+                           const nlohmann::json& args, CommandContext& context) {
+  codec::CommandAudit audit{
+      .command = command.name, .via = "socket", .args = args.is_object() ? args : nlohmann::json()};
+  if (context.caller) {
+    audit.uid = context.caller->uid;
+    audit.pid = context.caller->pid;
+  }
+  std::exception_ptr thrown;
+  CommandOutcome outcome;
+  try {
+    outcome = command.run(daemon, args, context);
+    if (const auto* error = std::get_if<wire::ErrorReply>(&outcome)) {
+      audit.error = error->message;
+    }
+  } catch (const std::exception& e) {
+    audit.error = e.what();
+    thrown = std::current_exception();
+  }
+  daemon.record_command(audit);
+  if (thrown) {
+    std::rethrow_exception(thrown);
+  }
+  return outcome;
+}
+
 }  // namespace
 
 void register_daemon_commands(CommandTable& table, DaemonView& daemon) {
   for (const auto& command : kCommands) {
     table.add(command.name, command.help, command.access,
-              [&daemon, run = command.run](const nlohmann::json& args, CommandContext& context) {
-                return run(daemon, args, context);
+              [&daemon, &command](const nlohmann::json& args, CommandContext& context) {
+                return command.trail == Trail::audited ? run_audited(command, daemon, args, context)
+                                                       : command.run(daemon, args, context);
               });
   }
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "actuator/migration_job.hpp"
+#include "daemon/codec/audit_log.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "daemon/service/config_reload.hpp"
 #include "daemon/service/daemon_state.hpp"
@@ -41,6 +42,8 @@ class DaemonView {
   // Records a manual round and starts its job; the caller checked that no job runs.
   virtual ManualJobStarted start_manual_job(actuator::MigrationTarget target,
                                             actuator::JobOptions options) = 0;
+  // A state-changing command's result and who asked: logged and appended to the audit log.
+  virtual void record_command(const codec::CommandAudit& command) = 0;
 };
 
 }  // namespace nb::service

@@ -30,6 +30,22 @@ TEST(AuditView, ShowsRoundsAndJobsAsRows) {
   EXPECT_THAT(text, HasSubstr("1 unreadable lines skipped"));
 }
 
+TEST(AuditView, ShowsWhoRanACommandAndWhyItFailed) {
+  codec::CommandAudit pause{"pause", "socket", json::object(), 1000, 4242, std::nullopt};
+  codec::CommandAudit reload{
+      "reload",     "SIGHUP",     json::object(),
+      std::nullopt, std::nullopt, "configuration rejected, the old one stays:\n  bogus_key"};
+  json result{{"entries",
+               {codec::audit_command_entry(minutes_ago(3), pause),
+                codec::audit_command_entry(minutes_ago(2), reload)}},
+              {"skipped_lines", 0}};
+  auto text = format_audit_entries(result);
+  EXPECT_THAT(text, HasSubstr("pause"));
+  EXPECT_THAT(text, HasSubstr("by uid 1000 pid 4242"));
+  EXPECT_THAT(text, HasSubstr("on SIGHUP: configuration rejected, the old one stays:   bogus_key"));
+  EXPECT_THAT(text, Not(HasSubstr("round "))) << "a command is not shown as a round";
+}
+
 TEST(AuditView, NoSkippedLinesNoFootnote) {
   auto text = format_audit_entries(json{{"entries", json::array()}, {"skipped_lines", 0}});
   EXPECT_THAT(text, Not(HasSubstr("skipped")));

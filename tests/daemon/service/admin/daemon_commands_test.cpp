@@ -39,6 +39,7 @@ class FakeDaemon : public DaemonView {
     started_options = options;
     return ManualJobStarted{7, 12};
   }
+  void record_command(const codec::CommandAudit& command) override { recorded.push_back(command); }
 
   DaemonState state_;
   std::unique_ptr<RunningJob> job_;
@@ -47,6 +48,7 @@ class FakeDaemon : public DaemonView {
   std::filesystem::path cgroup_root_ = "/nonexistent";
   std::optional<actuator::MigrationTarget> started_target;
   actuator::JobOptions started_options;
+  std::vector<codec::CommandAudit> recorded;
 };
 
 class DaemonCommandsTest : public ::testing::Test {
@@ -203,6 +205,48 @@ TEST_F(DaemonCommandsTest, ControlCommandsChangeTheState) {
   EXPECT_TRUE(daemon.state_.dry_run);
   EXPECT_EQ(error_of(run("cancel")), "no migration job is running");
   EXPECT_EQ(error_of(run("reload")), "configuration rejected, the old one stays:\n  bad key");
+}
+
+TEST_F(DaemonCommandsTest, StateChangingCommandsRecordTheCallerAndTheResult) {
+  CommandContext caller{true, false, false, PeerCredentials{4242, 1000, 1000, {}}};
+  for (const char* name : {"pause", "resume", "cancel", "reload"}) {
+    run(name, json::object(), caller);
+  }
+  run("dry_run", json{{"enabled", true}}, caller);
+  run("migrate", json{{"cgroup", "pods/a"}, {"from", 0}, {"to", 1}}, caller);
+  for (const char* name : {"status", "reconcile", "history", "config"}) {
+    run(name, json::object(), caller);
+  }
+  ASSERT_EQ(daemon.recorded.size(), 6u) << "the six that change what the daemon does, once each";
+  std::vector<std::string> names;
+  for (const auto& command : daemon.recorded) {
+    names.push_back(command.command);
+    EXPECT_EQ(command.via, "socket");
+    EXPECT_EQ(command.uid, 1000u);
+    EXPECT_EQ(command.pid, 4242);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"pause", "resume", "cancel", "reload", "dry_run",
+                                             "migrate"}));
+  EXPECT_FALSE(daemon.recorded[0].error.has_value());
+  EXPECT_EQ(daemon.recorded[2].error, "no migration job is running");
+  EXPECT_EQ(daemon.recorded[3].error, "configuration rejected, the old one stays:\n  bad key");
+  EXPECT_EQ(daemon.recorded[4].args, json({{"enabled", true}}));
+}
+
+TEST_F(DaemonCommandsTest, ACommandThatThrowsIsRecordedAsFailedAndAnsweredAsAnError) {
+  class ThrowingDaemon : public FakeDaemon {
+   public:
+    ReloadOutcome reload() override { throw std::runtime_error("disk on fire"); }
+  };
+  ThrowingDaemon throwing;
+  CommandTable throwing_table;
+  register_daemon_commands(throwing_table, throwing);
+  CommandContext root{true, false, true};
+  auto reply = throwing_table.dispatch(wire::Request{"1", "reload", json::object()}, root);
+  EXPECT_FALSE(reply.ok());
+  ASSERT_EQ(throwing.recorded.size(), 1u);
+  EXPECT_EQ(throwing.recorded[0].error, "disk on fire");
+  EXPECT_FALSE(throwing.recorded[0].uid.has_value()) << "no peer credentials, none recorded";
 }
 
 TEST_F(DaemonCommandsTest, PlanReadsItsArgumentBeforeAnythingElse) {
