@@ -100,8 +100,6 @@ nlohmann::json to_json(const RoundRecord& record) {
       {"planned_bytes", record.planned_bytes},
       {"moved_bytes", record.moved_bytes},
       {"migrated", record.migrated},
-      // Derived, for readers of `history`: a failed or paused round shows that nothing happened.
-      {"acted", record.acted()},
   };
   if (record.report) {
     out["report"] = to_json(*record.report);

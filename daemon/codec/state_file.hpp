@@ -64,7 +64,6 @@ struct RoundRecord {
 // while pending or for a round that did not migrate. Also the label of the effects counter.
 std::string_view effect_result(const RoundRecord& record);
 
-// Also writes "acted" (acted()), which reading ignores: files without it stay readable.
 nlohmann::json to_json(const RoundRecord& record);
 Result<RoundRecord> record_from_json(const nlohmann::json& json);
 

@@ -25,6 +25,12 @@ json newest(std::vector<T>& items, std::size_t limit, ToJson to_json) {
 
 }  // namespace
 
+json history_round_json(const codec::RoundRecord& record) {
+  json round = codec::to_json(record);
+  round["acted"] = record.acted();
+  return round;
+}
+
 CommandOutcome history_since(const json& args, const config::ExportConfig& config,
                              const std::vector<codec::RoundRecord>& rounds, TimePoint now) {
   auto text = args.find("since");
@@ -48,7 +54,8 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
         kept.push_back(&record);
       }
     }
-    json list = newest(kept, limit, [](const codec::RoundRecord* r) { return codec::to_json(*r); });
+    json list =
+        newest(kept, limit, [](const codec::RoundRecord* r) { return history_round_json(*r); });
     result["rounds"] = std::move(list);
     return result;
   }

@@ -190,7 +190,7 @@ CommandOutcome history(DaemonView& daemon, const Args& args, CommandContext&) {
   std::size_t first = state.rounds.size() > kept ? state.rounds.size() - kept : 0;
   json list = json::array();
   for (std::size_t i = first; i < state.rounds.size(); ++i) {
-    list.push_back(codec::to_json(state.rounds[i]));
+    list.push_back(history_round_json(state.rounds[i]));
   }
   return json{{"rounds", list}};
 }
