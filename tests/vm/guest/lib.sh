@@ -478,7 +478,9 @@ history_find() {
     outcome=$(json "$1" "/rounds/$i/outcome")
     case " $2 " in
       *" $outcome "*)
-        if [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; then
+        # A failed round that started no job (pressure nothing could relieve) did not act.
+        if [ "$(json "$1" "/rounds/$i/acted")" != false ] &&
+          { [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; }; then
           echo "$i"
           return 0
         fi
@@ -506,6 +508,7 @@ wait_acted_round() {
         case " $NBD_FINISHED " in
           *" $outcome "*)
             if [ "$(json "$1" "/rounds/$i/number")" -gt "${4:-0}" ] &&
+              [ "$(json "$1" "/rounds/$i/acted")" != false ] &&
               { [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; }; then
               ROUND=$i
               return 0
