@@ -478,8 +478,8 @@ history_find() {
     outcome=$(json "$1" "/rounds/$i/outcome")
     case " $2 " in
       *" $outcome "*)
-        # A failed round that started no job (pressure nothing could relieve) did not act.
-        if [ "$(json "$1" "/rounds/$i/acted")" != false ] &&
+        # A failed round that started no job (pressure nothing could relieve) is no finished job.
+        if ! { [ "$outcome" = failed ] && [ "$(json "$1" "/rounds/$i/acted")" = false ]; } &&
           { [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; }; then
           echo "$i"
           return 0
@@ -508,7 +508,7 @@ wait_acted_round() {
         case " $NBD_FINISHED " in
           *" $outcome "*)
             if [ "$(json "$1" "/rounds/$i/number")" -gt "${4:-0}" ] &&
-              [ "$(json "$1" "/rounds/$i/acted")" != false ] &&
+              ! { [ "$outcome" = failed ] && [ "$(json "$1" "/rounds/$i/acted")" = false ]; } &&
               { [ -z "${3:-}" ] || [ "$(json "$1" "/rounds/$i/source_node")" = "$3" ]; }; then
               ROUND=$i
               return 0
