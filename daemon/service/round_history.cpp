@@ -65,11 +65,23 @@ void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,
   if (rounds.size() <= keep) {
     return;
   }
-  const auto dropped = static_cast<std::ptrdiff_t>(rounds.size() - keep);
-  const auto acted = std::count_if(rounds.begin(), rounds.begin() + dropped,
-                                   [](const codec::RoundRecord& round) { return round.acted(); });
-  rounds.erase(rounds.begin(), rounds.begin() + dropped);
-  history.erase(history.begin(), history.begin() + acted);
+  // Walking from the newest: a round stays if it is among the newest `keep`, or if it acted and
+  // fewer than `keep` newer rounds did. So a flood of rounds that acted on nothing (a pressure
+  // nothing relieves fails every interval) never pushes out the migrations that ping-pong bans
+  // and cool-downs are read from; and the acted rounds dropped are always the oldest ones.
+  std::size_t newer = 0;
+  std::size_t newer_acted = 0;
+  std::size_t acted_dropped = 0;
+  std::vector<bool> stays(rounds.size());
+  for (std::size_t i = rounds.size(); i-- > 0; ++newer) {
+    bool acted = rounds[i].acted();
+    stays[i] = newer < keep || (acted && newer_acted < keep);
+    acted_dropped += acted && !stays[i] ? 1 : 0;
+    newer_acted += acted ? 1 : 0;
+  }
+  std::size_t index = 0;
+  std::erase_if(rounds, [&](const codec::RoundRecord&) { return !stays[index++]; });
+  history.erase(history.begin(), history.begin() + static_cast<std::ptrdiff_t>(acted_dropped));
 }
 
 void job_ended(core::History& history, const codec::RoundRecord& record) {

@@ -42,7 +42,8 @@ void save_rounds(const config::Config& config, const std::vector<codec::RoundRec
 // A round as it starts: numbered, stamped, scanning.
 codec::RoundRecord new_round_record(std::uint64_t number, TimePoint time, std::string trigger);
 
-// Appends a round, keeping the newest kRoundsKept (or `keep`), and the history in step.
+// Appends a round, keeping the newest kRoundsKept (or `keep`) rounds and, beyond them, the newest
+// `keep` rounds that acted; the history stays in step.
 void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,
               codec::RoundRecord record, std::size_t keep = kRoundsKept);
 // A kept round whose job ended, after its record was updated: if it acted, the history gains

@@ -69,15 +69,42 @@ TEST(RoundHistory, AJobThatDidNothingAddsNothing) {
   expect_in_step(kept);
 }
 
-TEST(RoundHistory, TrimmingTheOldestRoundsTrimsTheirHistory) {
+TEST(RoundHistory, TrimmingDropsTheOldestRoundsThatDidNotActFirst) {
   Kept kept = loaded({acted(1), decided_round(2), acted(3), acted(4)});
   remember(kept.rounds, kept.history, decided_round(5), 3);
   expect_in_step(kept);
-  EXPECT_EQ(kept.rounds.front().number, 3u);
+  EXPECT_EQ(find_round(kept.rounds, 2), nullptr);
+  EXPECT_NE(find_round(kept.rounds, 1), nullptr);
+  EXPECT_EQ(kept.history.size(), 3u);
+}
+
+TEST(RoundHistory, TrimmingKeepsTheNewestActedRoundsAndTrimsTheirHistory) {
+  Kept kept = loaded({acted(1), acted(3), acted(4), decided_round(5)});
   remember(kept.rounds, kept.history, acted(6), 2);
   expect_in_step(kept);
-  EXPECT_EQ(kept.history.size(), 1u);
-  EXPECT_EQ(find_round(kept.rounds, 3), nullptr);
+  std::vector<std::uint64_t> numbers;
+  for (const auto& round : kept.rounds) {
+    numbers.push_back(round.number);
+  }
+  EXPECT_EQ(numbers, (std::vector<std::uint64_t>{4, 5, 6}));
+  ASSERT_EQ(kept.history.size(), 2u);
+  EXPECT_EQ(kept.history.front().time, acted(4).time);
+}
+
+// A pressure nothing relieves makes a failed round every interval: five hundred of them must not
+// push out the migration whose ping-pong ban they would otherwise lift.
+TEST(RoundHistory, AFloodOfRoundsThatDidNotActKeepsTheLastMigration) {
+  Kept kept = loaded({acted(1)});
+  for (std::uint64_t number = 2; number < 2 + 3 * kRoundsKept; ++number) {
+    codec::RoundRecord failed = decided_round(number);
+    failed.outcome = codec::RoundOutcome::failed;
+    remember(kept.rounds, kept.history, failed);
+  }
+  EXPECT_EQ(kept.rounds.size(), kRoundsKept + 1);
+  EXPECT_NE(find_round(kept.rounds, 1), nullptr);
+  ASSERT_EQ(kept.history.size(), 1u);
+  EXPECT_TRUE(kept.history.front().migrated);
+  expect_in_step(kept);
 }
 
 }  // namespace
