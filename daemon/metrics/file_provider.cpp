@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -27,9 +28,13 @@ constexpr Duration kClockSkew = std::chrono::seconds(5);
 
 // An age or offset in config units ("45s", "12m", "60691h"), rounded down to the largest unit
 // under which it stays a whole number worth reading: a file years old is not "218490161.1s old".
+// A bogus timestamp (int64's extremes) makes an age no count of milliseconds holds: it is shown
+// clamped, at about 31,700 years.
 std::string duration_text(std::chrono::duration<double> seconds_span) {
   using namespace std::chrono;
-  const auto span = duration_cast<milliseconds>(seconds_span);
+  constexpr double kLongestSeconds = 1e12;
+  const auto span = duration_cast<milliseconds>(
+      duration<double>(std::clamp(seconds_span.count(), -kLongestSeconds, kLongestSeconds)));
   if (span >= hours(1)) {
     return exact_duration_text(duration_cast<hours>(span));
   }
