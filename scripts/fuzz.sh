@@ -6,8 +6,10 @@
 #
 #   scripts/fuzz.sh            CI's short run, 30 s per target
 #   scripts/fuzz.sh 600        a longer run
-#   scripts/fuzz.sh 30 --unit  also builds the whole clang tree and runs `ctest -L unit` in it
-#                              first: the same tree serves as the sanitizer stage
+#   scripts/fuzz.sh 30 --unit  CI's sanitizer stage and fuzz run in one tree: also builds the unit
+#                              suites and the daemon's service suite there and runs them first
+#                              (`ctest -L unit`, then service_tests, the loop and the admin socket
+#                              under abusive clients), so CI compiles one sanitized tree, not two
 # NB_FUZZ_BUILD_DIR overrides the tree, NB_FUZZ_ONLY=stem runs one target.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,18 +35,16 @@ done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
+targets=()
+for stem in "${stems[@]}"; do
+  targets+=("fuzz_$stem")
+done
 if [[ $unit == 1 ]]; then
   echo "== build (clang, ASan+UBSan, fuzz hooks)"
-  cmake --build "$build" -j "$(nproc)"
-  echo "== unit tests (clang, ASan+UBSan)"
-  # Under ASan the engine walks a child's transparent huge pages mostly as 4 KiB entries (see
-  # scripts/test.sh), so this one test runs in the plain build only.
-  (cd "$build" && ctest --output-on-failure -L unit -E "RealMigration.HugePagesGoByTheirHeadAddress")
+  cmake --build "$build" -j "$(nproc)" --target unit_tests service_tests "${targets[@]}"
+  echo "== tests (clang, ASan+UBSan)"
+  (cd "$build" && ctest --output-on-failure -L unit && ./tests/service_tests)
 else
-  targets=()
-  for stem in "${stems[@]}"; do
-    targets+=("fuzz_$stem")
-  done
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 fi
 

@@ -1,49 +1,54 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite: the unit and integration tests under
-# -Wall -Wextra -Werror; the .deb built, installed and removed; the idle footprint; the unit tests
-# and the daemon's service suite again under ASan+UBSan; each fuzz target for 30 s; then the
-# multi-NUMA guest rig.
-# Exits non-zero when any test fails. NB_SKIP_SANITIZE=1, NB_SKIP_FUZZ=1 and NB_SKIP_VM=1 skip
-# those stages locally.
+# -Wall -Wextra -Werror; the .deb built, installed and removed; the idle footprint; in one clang
+# tree with ASan+UBSan, the unit tests and the daemon's service suite, then each fuzz target for
+# 30 s; then the multi-NUMA guest rig. Each stage's time is printed at the end.
+# Exits non-zero when any test fails. NB_SKIP_SANITIZE=1 (the sanitized suites and the fuzzers)
+# and NB_SKIP_VM=1 skip those stages locally.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+
+# Stage times, printed last even when a stage fails, so CI's tail shows where the time went.
+stage_name=setup
+stage_started=$SECONDS
+stage_times=()
+next_stage() {
+  stage_times+=("$stage_name $((SECONDS - stage_started))s")
+  stage_name=$1
+  stage_started=$SECONDS
+  echo "== $1"
+}
+print_stage_times() {
+  local status=$?
+  stage_times+=("$stage_name $((SECONDS - stage_started))s")
+  echo "== stage times: $(IFS=,; echo "${stage_times[*]}" | sed 's/,/, /g'); total ${SECONDS}s"
+  return $status
+}
+trap print_stage_times EXIT
+
 "$root/scripts/setup.sh" --tests
 
-echo "== build (-Werror)"
+next_stage "build (-Werror)"
 "$root/scripts/build.sh" "$root/build" -DNB_WERROR=ON -DNB_SANITIZE=OFF -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=ON \
   -DNB_LINE_TABLES_ONLY=ON
-echo "== tests"
+next_stage tests
 (cd "$root/build" && ctest --output-on-failure)
 
-echo "== package (.deb: build, dpkg -i, checks, dpkg --purge)"
+next_stage "package (.deb: build, dpkg -i, checks, dpkg --purge)"
 if [[ $(id -u) -eq 0 ]]; then
   "$root/scripts/package-check.sh" "$root/build"
 else
   echo "package: not run: dpkg -i needs root (run scripts/package-check.sh build as root)"
 fi
-echo "== footprint (idle 20 s)"
+next_stage "footprint (idle 20 s)"
 "$root/scripts/footprint.sh" "$root/build" 20
 
 if [[ "${NB_SKIP_SANITIZE:-0}" != 1 ]]; then
-  echo "== build (ASan+UBSan)"
-  # What `ctest -L unit` runs, and the daemon's process-level suite (service_tests: the loop, the
-  # admin socket under abusive clients, stops and faults), whose code is the daemon's own.
-  "$root/scripts/build.sh" "$root/build-sanitize" --target unit_tests -DNB_WERROR=ON -DNB_SANITIZE=ON \
-    -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=OFF -DNB_LINE_TABLES_ONLY=ON
-  cmake --build "$root/build-sanitize" --target service_tests
-  echo "== tests (ASan+UBSan)"
-  (cd "$root/build-sanitize" &&
-    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 &&
-    ctest --output-on-failure -L unit &&
-    ./tests/service_tests)
-fi
-
-if [[ "${NB_SKIP_FUZZ:-0}" != 1 ]]; then
-  echo "== fuzz (clang, libFuzzer + ASan + UBSan, 30 s per target)"
-  "$root/scripts/fuzz.sh" 30
+  next_stage "sanitized suites and fuzzers (clang, ASan+UBSan, 30 s per target)"
+  "$root/scripts/fuzz.sh" 30 --unit
 fi
 
 if [[ "${NB_SKIP_VM:-0}" != 1 && -x "$root/tests/vm/run.sh" ]]; then
-  echo "== multi-NUMA guests"
+  next_stage "multi-NUMA guests"
   "$root/tests/vm/run.sh" "$root/build"
 fi
