@@ -46,6 +46,7 @@ struct Options {
   bool preferred = false;  // MPOL_PREFERRED: spill to other nodes instead of being OOM-killed
   std::uint64_t seed = 1;
   long hot_tail_mib = 0;  // a thread reads the last this many MiB over and over
+  bool tlb_flush = true;  // the reader flushes its CPU's TLB after each sweep
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -53,7 +54,7 @@ struct Options {
                "nb_vm_workload: %s\n"
                "usage: nb_vm_workload (--mib N | --fill-leaving-mib N) --node K\n"
                "                      [--policy bind|preferred] [--huge-pages default|on|off]\n"
-               "                      [--seed S] [--hot-tail-mib N]\n",
+               "                      [--seed S] [--hot-tail-mib N] [--tlb-flush on|off]\n",
                message);
   std::exit(2);
 }
@@ -99,6 +100,8 @@ Options parse_options(int argc, char** argv) {
       options.preferred = policy == "preferred";
     } else if (flag == "--hot-tail-mib") {
       options.hot_tail_mib = parse_number(value, "--hot-tail-mib needs a number of MiB");
+    } else if (flag == "--tlb-flush") {
+      options.tlb_flush = std::string_view(value) == "on";
     } else if (flag == "--seed") {
       options.seed = static_cast<std::uint64_t>(parse_number(value, "--seed needs a number"));
     } else {
@@ -119,6 +122,46 @@ std::uint64_t pattern(std::uint64_t index, std::uint64_t seed) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
+
+// Empties this CPU's TLB the way a hardware TLB's evictions would. DAMON sees a page accessed only
+// when the CPU sets its PTE's accessed bit, which it does when it loads the translation into the
+// TLB; a hardware TLB holds a few thousand entries and so reloads a 32 MiB set all the time, but
+// QEMU's TCG TLB grows to hold all of it, and a thread that only alternates with the idle task
+// (which keeps the address space) never has it flushed: DAMON would then see the set never
+// accessed. Changing the protection of more pages than the kernel flushes one at a time
+// (tlb_single_page_flush_ceiling, 33) makes it flush the whole TLB of this CPU.
+class TlbFlusher {
+ public:
+  TlbFlusher() {
+    void* mapped =
+        mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) {
+      return;
+    }
+    pages_ = static_cast<char*>(mapped);
+    for (std::size_t offset = 0; offset < kBytes; offset += kPageSize) {
+      pages_[offset] = 1;
+    }
+  }
+  ~TlbFlusher() {
+    if (pages_ != nullptr) {
+      munmap(pages_, kBytes);
+    }
+  }
+  TlbFlusher(const TlbFlusher&) = delete;
+  TlbFlusher& operator=(const TlbFlusher&) = delete;
+
+  void flush() {
+    if (pages_ != nullptr) {
+      mprotect(pages_, kBytes, PROT_READ);
+      mprotect(pages_, kBytes, PROT_READ | PROT_WRITE);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kBytes = 256 * kPageSize;
+  char* pages_ = nullptr;
+};
 
 class Region {
  public:
@@ -146,18 +189,22 @@ class Region {
 
   // Reads one word per page of the last `mib` MiB until stopped, with a short pause between
   // sweeps, so DAMON sees those pages accessed in every sample and the rest never.
-  void start_hot_tail(long mib) {
+  void start_hot_tail(long mib, bool tlb_flush) {
     hot_pages_ = std::min(pages(), static_cast<std::size_t>(mib) * kMiB / kPageSize);
     if (hot_pages_ == 0) {
       return;
     }
-    toucher_ = std::thread([this] {
+    toucher_ = std::thread([this, tlb_flush] {
+      TlbFlusher flusher;
       std::size_t words_per_page = kPageSize / sizeof(std::uint64_t);
       std::size_t first = (pages() - hot_pages_) * words_per_page;
       std::uint64_t sum = 0;
       while (!stop_.load(std::memory_order_relaxed)) {
         for (std::size_t i = first; i < pages() * words_per_page; i += words_per_page) {
           sum += static_cast<volatile std::uint64_t*>(base_)[i];
+        }
+        if (tlb_flush) {
+          flusher.flush();
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
@@ -351,7 +398,7 @@ int main(int argc, char** argv) {
 
   Region region(bytes, options.node, options);
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  region.start_hot_tail(options.hot_tail_mib);
+  region.start_hot_tail(options.hot_tail_mib, options.tlb_flush);
   // The base address lets a test corrupt a word through /proc/PID/mem and see verify catch it.
   std::printf("ready pid=%d bytes=%zu node=%d base=%p\n", getpid(), region.bytes(), options.node,
               region.base());
