@@ -20,6 +20,18 @@ std::optional<Conversation> open_conversation(const Options& options, int& exit_
   return Conversation{std::move(*client), timeout, deadline};
 }
 
+std::optional<Conversation> open_subscribed(const Options& options, int& exit_code) {
+  auto talk = open_conversation(options, exit_code);
+  if (!talk) {
+    return std::nullopt;
+  }
+  if (auto failed = talk->subscribe()) {
+    exit_code = *failed;
+    return std::nullopt;
+  }
+  return talk;
+}
+
 int report_error(const wire::Response& response) {
   std::cerr << "numabalancerctl: " << wire::to_string(response.error->code) << ": "
             << response.error->message << "\n";
@@ -35,6 +47,20 @@ std::optional<int> Conversation::subscribe() {
     return report_error(*watching);
   }
   return std::nullopt;
+}
+
+std::optional<nlohmann::json> Conversation::start(const std::string& cmd,
+                                                  const nlohmann::json& args, int& exit_code) {
+  auto started = call(cmd, args);
+  if (!started) {
+    exit_code = failed(started.error(), "waiting for the reply to " + cmd);
+    return std::nullopt;
+  }
+  if (!started->ok()) {
+    exit_code = report_error(*started);
+    return std::nullopt;
+  }
+  return std::move(started->result);
 }
 
 int Conversation::failed(const Error& error, const std::string& waiting_for) const {

@@ -119,21 +119,15 @@ std::optional<int> JobFollower::on_event(const wire::Event& event) {
 
 int follow_job(const Options& options, const json& args) {
   int exit_code = kUsage;
-  auto talk = open_conversation(options, exit_code);
+  auto talk = open_subscribed(options, exit_code);
   if (!talk) {
     return exit_code;
   }
-  if (auto failed = talk->subscribe()) {
-    return *failed;
-  }
-  auto started = talk->call("migrate", args);
+  auto started = talk->start("migrate", args, exit_code);
   if (!started) {
-    return talk->failed(started.error(), "waiting for the reply to migrate");
+    return exit_code;
   }
-  if (!started->ok()) {
-    return report_error(*started);
-  }
-  return JobFollower(options, *talk, started->result.value("job", 0LL)).run();
+  return JobFollower(options, *talk, started->value("job", 0LL)).run();
 }
 
 }  // namespace nb::ctl

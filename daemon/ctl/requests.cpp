@@ -78,12 +78,9 @@ int ask(const Options& options, const std::string& cmd, const json& args, Format
 // Events are not replies: once subscribed, `watch` waits for them as long as it takes.
 int stream_events(const Options& options, long long count) {
   int exit_code = kUsage;
-  auto talk = open_conversation(options, exit_code);
+  auto talk = open_subscribed(options, exit_code);
   if (!talk) {
     return exit_code;
-  }
-  if (auto failed = talk->subscribe()) {
-    return *failed;
   }
   for (long long seen = 0; count <= 0 || seen < count;) {
     auto line = talk->client.next(Deadline::max());
@@ -105,23 +102,17 @@ int stream_events(const Options& options, long long count) {
 
 int run_round(const Options& options) {
   int exit_code = kUsage;
-  auto talk = open_conversation(options, exit_code);
+  auto talk = open_subscribed(options, exit_code);
   if (!talk) {
     return exit_code;
   }
-  if (auto failed = talk->subscribe()) {
-    return *failed;
-  }
-  auto started = talk->call("reconcile", json::object());
+  auto started = talk->start("reconcile", json::object(), exit_code);
   if (!started) {
-    return talk->failed(started.error(), "waiting for the reply to reconcile");
+    return exit_code;
   }
-  if (!started->ok()) {
-    return report_error(*started);
-  }
-  const json round = started->result.value("round", json::object());
-  if (!started->result.value("pending", false)) {
-    return print_round(options, started->result, round);
+  const json round = started->value("round", json::object());
+  if (!started->value("pending", false)) {
+    return print_round(options, *started, round);
   }
   return wait_for_round(options, *talk, round.value("number", 0LL));
 }
