@@ -19,6 +19,7 @@
 #include "actuator/damon_sysfs.hpp"
 #include "actuator/linux_memory_syscalls.hpp"
 #include "actuator/migration_job.hpp"
+#include "base/option_checks.hpp"
 #include "daemon/cli/commands.hpp"
 #include "daemon/cli/migrate_output.hpp"
 #include "daemon/codec/report_json.hpp"
@@ -242,10 +243,11 @@ void add_migrate_command(CLI::App& app, const GlobalOptions& global, int& exit_c
       "--cgroup", options->cgroup,
       "Cgroup directory beneath the memory cgroup root: absolute, or relative to that root "
       "(with descendants); no '..', no symbolic links");
-  auto* pid = command->add_option("--pid", options->pid, "A single process");
+  auto* pid = command->add_option("--pid", options->pid, "A single process")
+                  ->check(positive_whole_number());
   cgroup->excludes(pid);
   pid->excludes(cgroup);
-  command->add_option("--from", options->from, "Source node")->required();
+  command->add_option("--from", options->from, "Source node")->required()->check(node_number());
   command->add_option("--to", options->to, "Destination nodes in order of preference (M[,K...])")
       ->required()
       ->delimiter(',');

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "base/option_checks.hpp"
 #include "daemon/ctl/commands.hpp"
 #include "daemon/ctl/conversation.hpp"
 #include "daemon/ctl/top_view.hpp"
@@ -72,15 +73,14 @@ std::function<Action()> migrate_arguments(CLI::App& subcommand) {
   auto given = std::make_shared<MigrateArguments>();
   auto* cgroup =
       subcommand.add_option("--cgroup", given->cgroup, "Cgroup path (relative to the cgroup root)");
-  auto* pid =
-      subcommand.add_option("--pid", given->pid, "A single process")->check(CLI::PositiveNumber);
+  auto* pid = subcommand.add_option("--pid", given->pid, "A single process")
+                  ->check(positive_whole_number());
   cgroup->excludes(pid);
-  subcommand.add_option("--from", given->from, "Source node")
-      ->required()
-      ->check(CLI::NonNegativeNumber);
+  subcommand.add_option("--from", given->from, "Source node")->required()->check(node_number());
   subcommand.add_option("--to", given->to, "Destination nodes, in order: M[,K...]")->required();
   subcommand.add_option("--max-bytes", given->max_bytes, "Budget (bytes or a size such as 512MiB)");
-  subcommand.add_option("--rate", given->rate, "Rate limit in MiB/s (0 = unlimited)");
+  subcommand.add_option("--rate", given->rate, "Rate limit in MiB/s (0 = unlimited)")
+      ->check(mib_per_second());
   subcommand.add_flag("--dry-run", given->dry_run, "Report what would move, move nothing");
   subcommand
       .add_option("--page-order", given->page_order,
@@ -99,7 +99,8 @@ std::function<Action()> migrate_arguments(CLI::App& subcommand) {
 
 std::function<Action()> watch_arguments(CLI::App& subcommand) {
   auto count = std::make_shared<long long>(0);
-  subcommand.add_option("-n,--count", *count, "Stop after this many events");
+  subcommand.add_option("-n,--count", *count, "Stop after this many events")
+      ->check(positive_whole_number());
   return [count]() -> Action {
     return
         [count](const Options& options, const Command&) { return stream_events(options, *count); };
@@ -117,10 +118,13 @@ struct TopArguments {
 
 std::function<Action()> top_arguments(CLI::App& subcommand) {
   auto given = std::make_shared<TopArguments>();
-  subcommand.add_option("-i,--interval", given->interval_s,
-                        "Seconds between refreshes (default: the "
-                        "daemon's interval)");
-  subcommand.add_option("-n,--containers", given->containers, "How many containers to show");
+  subcommand
+      .add_option("-i,--interval", given->interval_s,
+                  "Seconds between refreshes (default: the "
+                  "daemon's interval)")
+      ->check(seconds_up_to_a_day());
+  subcommand.add_option("-n,--containers", given->containers, "How many containers to show")
+      ->check(positive_whole_number());
   return [given]() -> Action {
     return [given](const Options& options, const Command&) {
       TopOptions top;

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "base/option_checks.hpp"
 #include "daemon/ctl/commands.hpp"
 #include "numabalancer_version.hpp"
 
@@ -22,7 +23,7 @@ void add_shared_options(CLI::App& app, Options& options) {
                  "$NUMABALANCER_SOCKET)");
   app.add_flag("--json", options.json_output, "Print the daemon's raw JSON result");
   app.add_option("--timeout", options.timeout_s, "Seconds to wait for an answer")
-      ->check(CLI::PositiveNumber);
+      ->check(nb::seconds_up_to_a_day());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 
+#include "base/option_checks.hpp"
 #include "daemon/ctl/audit_view.hpp"
 #include "daemon/ctl/commands.hpp"
 
@@ -44,7 +45,7 @@ std::function<Action()> history_arguments(CLI::App& subcommand) {
   auto* limit = subcommand
                     .add_option("-n,--limit", given->limit,
                                 "How many rounds (with --since: all unless given)")
-                    ->check(CLI::PositiveNumber);
+                    ->check(positive_whole_number());
   subcommand.add_option("--since", given->since,
                         "Rounds and jobs since DURATION ago (90s, 15m, 2h) or since an RFC 3339 "
                         "TIMESTAMP, from the daemon's audit log");
@@ -66,7 +67,8 @@ std::function<Action()> history_arguments(CLI::App& subcommand) {
 
 std::function<Action()> containers_arguments(CLI::App& subcommand) {
   auto limit = std::make_shared<long long>(0);
-  subcommand.add_option("-n,--limit", *limit, "How many containers")->check(CLI::PositiveNumber);
+  subcommand.add_option("-n,--limit", *limit, "How many containers")
+      ->check(positive_whole_number());
   return [limit] {
     json args = json::object();
     if (*limit > 0) {

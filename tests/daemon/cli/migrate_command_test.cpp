@@ -253,7 +253,13 @@ INSTANTIATE_TEST_SUITE_P(
                  "--page-order must be auto, hot_first or address"},
         BadInput{"DecimalSize",
                  {"--pid", "1", "--from", "0", "--to", "1", "--max-bytes", "1GB"},
-                 "--max-bytes"}),
+                 "--max-bytes"},
+        BadInput{"NegativePid",
+                 {"--pid", "-3", "--from", "0", "--to", "1"},
+                 "--pid: must be a whole number greater than 0, got '-3'"},
+        BadInput{"SourceNodeNotANumber",
+                 {"--pid", "1", "--from", "x", "--to", "1"},
+                 "--from: must be a node number (0, 1, ...), got 'x'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
