@@ -21,7 +21,9 @@ next_stage() {
 print_stage_times() {
   local status=$?
   stage_times+=("$stage_name $((SECONDS - stage_started))s")
-  echo "== stage times: $(IFS=,; echo "${stage_times[*]}" | sed 's/,/, /g'); total ${SECONDS}s"
+  local joined
+  joined=$(printf '%s; ' "${stage_times[@]}")
+  echo "== stage times: ${joined}total ${SECONDS}s"
   return $status
 }
 trap print_stage_times EXIT
