@@ -4,15 +4,19 @@
 
 namespace nb::service {
 
-std::optional<std::string> rejection(const ReloadOutcome& outcome) {
-  if (outcome.ok) {
-    return std::nullopt;
-  }
+Error reload_refused(const std::vector<std::string>& problems) {
   std::string message = "configuration rejected, the old one stays:";
-  for (const auto& problem : outcome.problems) {
+  for (const auto& problem : problems) {
     message += "\n  " + problem;
   }
-  return message;
+  return make_error(0, std::move(message));
+}
+
+std::optional<std::string> rejection(const ReloadResult& result) {
+  if (result.ok()) {
+    return std::nullopt;
+  }
+  return result.error().context;
 }
 
 config::Config merge_reloaded(const config::Config& current, config::Config next,
@@ -32,22 +36,22 @@ config::Config merge_reloaded(const config::Config& current, config::Config next
   return next;
 }
 
-std::optional<config::Config> read_reloaded(const std::filesystem::path& file,
-                                            const LoadConfigFunction& load,
-                                            const config::Config& current, ReloadOutcome& outcome) {
+Result<config::Config> read_reloaded(const std::filesystem::path& file,
+                                     const LoadConfigFunction& load, const config::Config& current,
+                                     std::vector<std::string>& restart_needed) {
   if (file.empty()) {
-    outcome.problems.push_back("the daemon was started without --config: nothing to reload");
-    return std::nullopt;
+    return reload_refused({"the daemon was started without --config: nothing to reload"});
   }
   auto loaded = load(file);
   if (!loaded.ok()) {
+    std::vector<std::string> problems;
     for (const auto& problem : loaded.problems) {
-      outcome.problems.push_back(problem.to_string());
+      problems.push_back(problem.to_string());
       spdlog::error("reload {}: {}", file.string(), problem.to_string());
     }
-    return std::nullopt;
+    return reload_refused(problems);
   }
-  return merge_reloaded(current, std::move(loaded.config), outcome.restart_needed);
+  return merge_reloaded(current, std::move(loaded.config), restart_needed);
 }
 
 }  // namespace nb::service

@@ -398,21 +398,21 @@ void Daemon::publish(std::string kind, nlohmann::json data) {
   }
 }
 
-ReloadOutcome Daemon::reload() {
-  ReloadOutcome outcome;
-  auto failure = run_contained("reload", state_.counters, [&] { outcome = reload_config(); });
-  if (failure) {
-    outcome = ReloadOutcome{};
-    outcome.problems.push_back("reload failed: internal error: " + *failure);
+ReloadResult Daemon::reload() {
+  std::optional<ReloadResult> result;
+  auto failure = run_contained("reload", state_.counters, [&] { result = reload_config(); });
+  if (failure || !result) {
+    return reload_refused({"reload failed: internal error: " + failure.value_or("")});
   }
-  return outcome;
+  return std::move(*result);
 }
 
-ReloadOutcome Daemon::reload_config() {
-  ReloadOutcome outcome;
-  auto read = read_reloaded(options_.config_file, seams_.load_config, state_.config, outcome);
+ReloadResult Daemon::reload_config() {
+  ReloadApplied applied;
+  auto read = read_reloaded(options_.config_file, seams_.load_config, state_.config,
+                            applied.restart_needed);
   if (!read) {
-    return outcome;
+    return read.error();
   }
   config::Config next = std::move(*read);
   state_.dry_run =
@@ -433,9 +433,8 @@ ReloadOutcome Daemon::reload_config() {
     timer_.cancel();
     arm_timer();
   }
-  outcome.ok = true;
-  publish("config_reloaded", {{"restart_needed", outcome.restart_needed}});
-  return outcome;
+  publish("config_reloaded", {{"restart_needed", applied.restart_needed}});
+  return applied;
 }
 
 }  // namespace nb::service

@@ -106,7 +106,7 @@ class Daemon final : private DaemonView {
   void set_paused(bool paused) override { state_.paused = paused; }
   void set_dry_run(bool enabled) override { state_.dry_run = enabled; }
   codec::RoundRecord begin_round(std::string trigger) override;
-  ReloadOutcome reload() override;
+  ReloadResult reload() override;
   void cancel_job() override;
   ManualJobStarted start_manual_job(actuator::MigrationTarget target,
                                     actuator::JobOptions options) override;
@@ -131,7 +131,7 @@ class Daemon final : private DaemonView {
   void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
   void on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result);
   void finish_job(const RunningJob& job, JobResult& result);
-  ReloadOutcome reload_config();
+  ReloadResult reload_config();
   void finish_stop();
   void ping_watchdog();
   void publish(std::string kind, nlohmann::json data);

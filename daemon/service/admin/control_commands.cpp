@@ -51,11 +51,11 @@ CommandOutcome cancel(DaemonView& daemon, const Args&, CommandContext&) {
 }
 
 CommandOutcome reload(DaemonView& daemon, const Args&, CommandContext&) {
-  auto outcome = daemon.reload();
-  if (auto refused = rejection(outcome)) {
-    return command_failed(std::move(*refused));
+  auto reloaded = daemon.reload();
+  if (!reloaded) {
+    return command_failed(std::move(reloaded.error().context));
   }
-  return json{{"reloaded", true}, {"restart_needed", outcome.restart_needed}};
+  return json{{"reloaded", true}, {"restart_needed", reloaded->restart_needed}};
 }
 
 CommandOutcome watch(DaemonView&, const Args&, CommandContext& context) {

@@ -37,7 +37,7 @@ class DaemonView {
   virtual void set_dry_run(bool enabled) = 0;
   // Starts a round now, or joins the one whose scan is running; returns it as it stands.
   virtual codec::RoundRecord begin_round(std::string trigger) = 0;
-  virtual ReloadOutcome reload() = 0;
+  virtual ReloadResult reload() = 0;
   virtual void cancel_job() = 0;
   // Records a manual round and starts its job; the caller checked that no job runs.
   virtual ManualJobStarted start_manual_job(actuator::MigrationTarget target,

@@ -31,7 +31,7 @@ class FakeDaemon : public DaemonView {
     record.trigger = std::move(trigger);
     return record;
   }
-  ReloadOutcome reload() override { return ReloadOutcome{false, {"bad key"}, {}}; }
+  ReloadResult reload() override { return reload_refused({"bad key"}); }
   void cancel_job() override { job_->cancel = true; }
   ManualJobStarted start_manual_job(actuator::MigrationTarget target,
                                     actuator::JobOptions options) override {
@@ -236,7 +236,7 @@ TEST_F(DaemonCommandsTest, StateChangingCommandsRecordTheCallerAndTheResult) {
 TEST_F(DaemonCommandsTest, ACommandThatThrowsIsRecordedAsFailedAndAnsweredAsAnError) {
   class ThrowingDaemon : public FakeDaemon {
    public:
-    ReloadOutcome reload() override { throw std::runtime_error("disk on fire"); }
+    ReloadResult reload() override { throw std::runtime_error("disk on fire"); }
   };
   ThrowingDaemon throwing;
   CommandTable throwing_table;
