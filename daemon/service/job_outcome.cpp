@@ -46,9 +46,9 @@ void record_job_result(const JobResult& result, bool cancel_requested, codec::Ro
       record.outcome =
           report.threshold_met ? codec::RoundOutcome::done : codec::RoundOutcome::partial;
     }
-  } else if (!result.error.empty()) {
+  } else if (result.failure) {
     record.outcome = codec::RoundOutcome::failed;
-    record.reason = "the job failed: " + result.error;
+    record.reason = "the job failed: " + result.failure->message();
   } else {
     record.outcome = cancel_requested ? codec::RoundOutcome::cancelled : codec::RoundOutcome::done;
   }

@@ -46,7 +46,7 @@ std::shared_ptr<JobResult> run_job_work(
                                     });
     }
   } catch (const std::exception& e) {
-    result->error = e.what();
+    result->failure = make_error(0, e.what());
   }
   return result;
 }

@@ -42,7 +42,7 @@ std::unique_ptr<RunningJob> new_job(std::string kind, std::uint64_t round_number
 struct JobResult {
   std::optional<actuator::MigrationReport> report;
   std::vector<std::pair<eviction::EvictionRequest, Result<eviction::EvictionResult>>> evictions;
-  std::string error;  // what the job thread threw, if it did
+  std::optional<Error> failure;  // what the job thread threw, if it did
 };
 
 // The actuator and the eviction as the job thread calls them; seams, so that tests fake them.

@@ -64,6 +64,26 @@ TEST_F(DaemonFaultTest, RoundWhoseDecisionThrowsIsAFailedRoundAndTheDaemonServes
   EXPECT_EQ(next["outcome"], "started") << "the next round runs as usual: " << next.dump();
 }
 
+// The job thread catches what the engine throws: the round failed, with the reason, and the slot
+// is free for the next one.
+TEST_F(DaemonFaultTest, AJobWhoseEngineThrowsIsAFailedRoundWithTheReason) {
+  DaemonHarness daemon(tree);
+  ASSERT_TRUE(daemon.start().ok());
+  SocketClient client(daemon.socket());
+  {
+    std::lock_guard lock(daemon.fakes().mutex);
+    daemon.fakes().migrate_throws = true;
+  }
+  daemon.set_decision(ready_decision({"pods/a"}));
+  EXPECT_EQ(daemon.reconcile(client)["outcome"], "started");
+  ASSERT_TRUE(daemon.wait_until_idle());
+  auto history = client.call("history")["result"]["rounds"];
+  ASSERT_EQ(history.size(), 1u) << history.dump();
+  EXPECT_EQ(history[0]["outcome"], "failed") << history.dump();
+  EXPECT_EQ(history[0]["reason"], "the job failed: the engine broke") << history.dump();
+  EXPECT_EQ(history[0]["migrated"], false);
+}
+
 // The clock is read while the job's progress is published too, so the fault is armed only after
 // that event went out and nothing else reads the clock until the job ends.
 TEST_F(DaemonFaultTest, JobWhoseEndThrowsFreesTheJobSlotAndTheDaemonServes) {

@@ -66,6 +66,7 @@ class DaemonHarness {
     bool decide_throws = false;
     bool clock_throws_once = false;
     bool load_config_throws = false;
+    bool migrate_throws = false;
     bool scan_entered = false;
     int scan_calls = 0;
   };
@@ -164,6 +165,9 @@ class DaemonHarness {
         fakes_.last_options = options;
         fakes_.job_entered = true;
         fakes_.changed.notify_all();
+        if (fakes_.migrate_throws) {
+          throw std::runtime_error("the engine broke");
+        }
       }
       actuator::JobProgress started;
       started.moved = 64 * kMiB;
