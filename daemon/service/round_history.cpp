@@ -79,8 +79,17 @@ void remember(std::vector<codec::RoundRecord>& rounds, core::History& history,
     acted_dropped += acted && !stays[i] ? 1 : 0;
     newer_acted += acted ? 1 : 0;
   }
-  std::size_t index = 0;
-  std::erase_if(rounds, [&](const codec::RoundRecord&) { return !stays[index++]; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    if (!stays[i]) {
+      continue;
+    }
+    if (kept != i) {
+      rounds[kept] = std::move(rounds[i]);
+    }
+    ++kept;
+  }
+  rounds.resize(kept);
   history.erase(history.begin(), history.begin() + static_cast<std::ptrdiff_t>(acted_dropped));
 }
 

@@ -101,7 +101,11 @@ Options parse_options(int argc, char** argv) {
     } else if (flag == "--hot-tail-mib") {
       options.hot_tail_mib = parse_number(value, "--hot-tail-mib needs a number of MiB");
     } else if (flag == "--tlb-flush") {
-      options.tlb_flush = std::string_view(value) == "on";
+      std::string_view flush = value;
+      if (flush != "on" && flush != "off") {
+        usage("--tlb-flush takes on or off");
+      }
+      options.tlb_flush = flush == "on";
     } else if (flag == "--seed") {
       options.seed = static_cast<std::uint64_t>(parse_number(value, "--seed needs a number"));
     } else {
