@@ -1,26 +1,24 @@
 #include "actuator/page_order.hpp"
 
+#include "base/enum_names.hpp"
+
 namespace nb::actuator {
 
+namespace {
+
+constexpr EnumName<PageOrder> kOrderNames[] = {{PageOrder::automatic, "auto"},
+                                               {PageOrder::hot_first, "hot_first"},
+                                               {PageOrder::address, "address"}};
+static_assert(names_every_value(kOrderNames));
+
+}  // namespace
+
 std::string_view to_string(PageOrder order) {
-  switch (order) {
-    case PageOrder::automatic:
-      return "auto";
-    case PageOrder::hot_first:
-      return "hot_first";
-    case PageOrder::address:
-      return "address";
-  }
-  return "unknown";
+  return name_of(kOrderNames, order);
 }
 
 std::optional<PageOrder> parse_page_order(std::string_view name) {
-  for (PageOrder order : {PageOrder::automatic, PageOrder::hot_first, PageOrder::address}) {
-    if (to_string(order) == name) {
-      return order;
-    }
-  }
-  return std::nullopt;
+  return value_named(kOrderNames, name);
 }
 
 }  // namespace nb::actuator

@@ -1,47 +1,36 @@
 #include "core/decision.hpp"
 
+#include "base/enum_names.hpp"
+
 namespace nb::core {
 
+namespace {
+
+constexpr EnumName<DecisionStatus> kStatusNames[] = {{DecisionStatus::ready, "ready"},
+                                                     {DecisionStatus::idle, "idle"},
+                                                     {DecisionStatus::cooldown, "cooldown"},
+                                                     {DecisionStatus::no_metrics, "no_metrics"},
+                                                     {DecisionStatus::calibrating, "calibrating"},
+                                                     {DecisionStatus::failed, "failed"}};
+constexpr EnumName<PressureLevel> kPressureNames[] = {{PressureLevel::none, "none"},
+                                                      {PressureLevel::grace, "grace"},
+                                                      {PressureLevel::force, "force"}};
+constexpr EnumName<BandwidthLevel> kBandwidthNames[] = {{BandwidthLevel::high, "high"},
+                                                        {BandwidthLevel::medium, "medium"},
+                                                        {BandwidthLevel::low, "low"}};
+static_assert(names_every_value(kStatusNames) && names_every_value(kPressureNames) &&
+              names_every_value(kBandwidthNames));
+
+}  // namespace
+
 std::string_view to_string(DecisionStatus status) {
-  switch (status) {
-    case DecisionStatus::ready:
-      return "ready";
-    case DecisionStatus::idle:
-      return "idle";
-    case DecisionStatus::cooldown:
-      return "cooldown";
-    case DecisionStatus::no_metrics:
-      return "no_metrics";
-    case DecisionStatus::calibrating:
-      return "calibrating";
-    case DecisionStatus::failed:
-      return "failed";
-  }
-  return "unknown";
+  return name_of(kStatusNames, status);
 }
-
 std::string_view to_string(PressureLevel level) {
-  switch (level) {
-    case PressureLevel::none:
-      return "none";
-    case PressureLevel::grace:
-      return "grace";
-    case PressureLevel::force:
-      return "force";
-  }
-  return "unknown";
+  return name_of(kPressureNames, level);
 }
-
 std::string_view to_string(BandwidthLevel level) {
-  switch (level) {
-    case BandwidthLevel::high:
-      return "high";
-    case BandwidthLevel::medium:
-      return "medium";
-    case BandwidthLevel::low:
-      return "low";
-  }
-  return "unknown";
+  return name_of(kBandwidthNames, level);
 }
 
 }  // namespace nb::core

@@ -1,29 +1,24 @@
 #include "core/threshold_mode.hpp"
 
-#include <array>
+#include "base/enum_names.hpp"
 
 namespace nb::core {
 
+namespace {
+
+constexpr EnumName<ThresholdMode> kModeNames[] = {{ThresholdMode::automatic, "auto"},
+                                                  {ThresholdMode::absolute, "absolute"},
+                                                  {ThresholdMode::relative, "relative"}};
+static_assert(names_every_value(kModeNames));
+
+}  // namespace
+
 std::string_view to_string(ThresholdMode mode) {
-  switch (mode) {
-    case ThresholdMode::automatic:
-      return "auto";
-    case ThresholdMode::absolute:
-      return "absolute";
-    case ThresholdMode::relative:
-      return "relative";
-  }
-  return "unknown";
+  return name_of(kModeNames, mode);
 }
 
 std::optional<ThresholdMode> threshold_mode_from(std::string_view name) {
-  for (ThresholdMode mode :
-       std::array{ThresholdMode::automatic, ThresholdMode::absolute, ThresholdMode::relative}) {
-    if (to_string(mode) == name) {
-      return mode;
-    }
-  }
-  return std::nullopt;
+  return value_named(kModeNames, name);
 }
 
 }  // namespace nb::core

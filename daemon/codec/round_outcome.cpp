@@ -1,109 +1,55 @@
 #include "daemon/codec/round_outcome.hpp"
 
-#include <array>
+#include "base/enum_names.hpp"
 
 namespace nb::codec {
 namespace {
 
-constexpr std::array kStatuses = {
-    RoundStatus::scanning, RoundStatus::manual,     RoundStatus::ready,       RoundStatus::idle,
-    RoundStatus::cooldown, RoundStatus::no_metrics, RoundStatus::calibrating, RoundStatus::failed};
+// The decided ones read as core::to_string(DecisionStatus) does (a test holds them equal), which
+// is how round_status() maps one to the other.
+constexpr EnumName<RoundStatus> kStatusNames[] = {{RoundStatus::scanning, "scanning"},
+                                                  {RoundStatus::manual, "manual"},
+                                                  {RoundStatus::ready, "ready"},
+                                                  {RoundStatus::idle, "idle"},
+                                                  {RoundStatus::cooldown, "cooldown"},
+                                                  {RoundStatus::no_metrics, "no_metrics"},
+                                                  {RoundStatus::calibrating, "calibrating"},
+                                                  {RoundStatus::failed, "failed"}};
 
-constexpr std::array kOutcomes = {
-    RoundOutcome::pending,  RoundOutcome::none,      RoundOutcome::paused,  RoundOutcome::dry_run,
-    RoundOutcome::deferred, RoundOutcome::reported,  RoundOutcome::started, RoundOutcome::done,
-    RoundOutcome::partial,  RoundOutcome::cancelled, RoundOutcome::failed};
+constexpr EnumName<RoundOutcome> kOutcomeNames[] = {
+    {RoundOutcome::pending, "pending"},   {RoundOutcome::none, "none"},
+    {RoundOutcome::paused, "paused"},     {RoundOutcome::dry_run, "dry_run"},
+    {RoundOutcome::deferred, "deferred"}, {RoundOutcome::reported, "reported"},
+    {RoundOutcome::started, "started"},   {RoundOutcome::done, "done"},
+    {RoundOutcome::partial, "partial"},   {RoundOutcome::cancelled, "cancelled"},
+    {RoundOutcome::failed, "failed"}};
+
+static_assert(names_every_value(kStatusNames) && names_every_value(kOutcomeNames));
 
 }  // namespace
 
 RoundStatus round_status(core::DecisionStatus status) {
-  switch (status) {
-    case core::DecisionStatus::ready:
-      return RoundStatus::ready;
-    case core::DecisionStatus::idle:
-      return RoundStatus::idle;
-    case core::DecisionStatus::cooldown:
-      return RoundStatus::cooldown;
-    case core::DecisionStatus::no_metrics:
-      return RoundStatus::no_metrics;
-    case core::DecisionStatus::calibrating:
-      return RoundStatus::calibrating;
-    case core::DecisionStatus::failed:
-      return RoundStatus::failed;
-  }
-  return RoundStatus::failed;
+  return round_status_named(core::to_string(status)).value_or(RoundStatus::failed);
 }
 
-// The decided ones read as core::to_string(DecisionStatus) does (a test holds them equal).
 std::string_view to_string(RoundStatus status) {
-  switch (status) {
-    case RoundStatus::scanning:
-      return "scanning";
-    case RoundStatus::manual:
-      return "manual";
-    case RoundStatus::ready:
-      return "ready";
-    case RoundStatus::idle:
-      return "idle";
-    case RoundStatus::cooldown:
-      return "cooldown";
-    case RoundStatus::no_metrics:
-      return "no_metrics";
-    case RoundStatus::calibrating:
-      return "calibrating";
-    case RoundStatus::failed:
-      return "failed";
-  }
-  return "failed";
+  return name_of(kStatusNames, status, "failed");
 }
 
 std::string_view to_string(RoundOutcome outcome) {
-  switch (outcome) {
-    case RoundOutcome::pending:
-      return "pending";
-    case RoundOutcome::none:
-      return "none";
-    case RoundOutcome::paused:
-      return "paused";
-    case RoundOutcome::dry_run:
-      return "dry_run";
-    case RoundOutcome::deferred:
-      return "deferred";
-    case RoundOutcome::reported:
-      return "reported";
-    case RoundOutcome::started:
-      return "started";
-    case RoundOutcome::done:
-      return "done";
-    case RoundOutcome::partial:
-      return "partial";
-    case RoundOutcome::cancelled:
-      return "cancelled";
-    case RoundOutcome::failed:
-      return "failed";
-  }
-  return "failed";
+  return name_of(kOutcomeNames, outcome, "failed");
 }
 
 std::optional<RoundStatus> round_status_named(std::string_view name) {
-  for (RoundStatus status : kStatuses) {
-    if (to_string(status) == name) {
-      return status;
-    }
-  }
-  return std::nullopt;
+  return value_named(kStatusNames, name);
 }
 
+// Also reads "acted", which early state files hold for a round whose job ran, as done.
 std::optional<RoundOutcome> round_outcome_named(std::string_view name) {
   if (name == "acted") {
     return RoundOutcome::done;
   }
-  for (RoundOutcome outcome : kOutcomes) {
-    if (to_string(outcome) == name) {
-      return outcome;
-    }
-  }
-  return std::nullopt;
+  return value_named(kOutcomeNames, name);
 }
 
 }  // namespace nb::codec

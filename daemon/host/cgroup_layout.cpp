@@ -8,6 +8,7 @@
 #include <mutex>
 #include <system_error>
 
+#include "base/enum_names.hpp"
 #include "daemon/host/small_file.hpp"
 
 namespace nb::host {
@@ -118,15 +119,10 @@ void quiet_logger(void*, int, const char*, va_list) {}
 }  // namespace
 
 std::string_view to_string(CgroupMode mode) {
-  switch (mode) {
-    case CgroupMode::v2:
-      return "v2";
-    case CgroupMode::hybrid:
-      return "hybrid";
-    case CgroupMode::v1:
-      return "v1";
-  }
-  return "unknown";
+  static constexpr EnumName<CgroupMode> kModeNames[] = {
+      {CgroupMode::v2, "v2"}, {CgroupMode::hybrid, "hybrid"}, {CgroupMode::v1, "v1"}};
+  static_assert(names_every_value(kModeNames));
+  return name_of(kModeNames, mode);
 }
 
 std::filesystem::path CgroupLayout::container_dir(std::string_view container_id) const {

@@ -4,16 +4,20 @@
 #include <cmath>
 #include <set>
 
+#include "base/enum_names.hpp"
+
 namespace nb::metrics {
 
+namespace {
+
+constexpr EnumName<BaselineSource> kSourceNames[] = {{BaselineSource::configured, "configured"},
+                                                     {BaselineSource::learned, "learned"}};
+static_assert(names_every_value(kSourceNames));
+
+}  // namespace
+
 std::string_view to_string(BaselineSource source) {
-  switch (source) {
-    case BaselineSource::configured:
-      return "configured";
-    case BaselineSource::learned:
-      return "learned";
-  }
-  return "learned";
+  return name_of(kSourceNames, source, "learned");
 }
 
 std::optional<double> interpolated_quantile(std::vector<double> values, double quantile) {

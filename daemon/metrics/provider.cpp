@@ -1,15 +1,19 @@
 #include "daemon/metrics/provider.hpp"
 
+#include "base/enum_names.hpp"
+
 namespace nb::metrics {
 
+namespace {
+
+constexpr EnumName<Metric> kMetricNames[] = {{Metric::read_latency, "read_latency"},
+                                             {Metric::bandwidth, "bandwidth"}};
+static_assert(names_every_value(kMetricNames));
+
+}  // namespace
+
 std::string_view to_string(Metric metric) {
-  switch (metric) {
-    case Metric::read_latency:
-      return "read_latency";
-    case Metric::bandwidth:
-      return "bandwidth";
-  }
-  return "unknown";
+  return name_of(kMetricNames, metric);
 }
 
 std::string_view field_name(Metric metric) {

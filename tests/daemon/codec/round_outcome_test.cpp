@@ -6,17 +6,17 @@ namespace nb::codec {
 namespace {
 
 TEST(RoundOutcome, DecidedStatusesReadAsTheDecisionSaysThem) {
-  for (auto status :
-       {core::DecisionStatus::ready, core::DecisionStatus::idle, core::DecisionStatus::cooldown,
-        core::DecisionStatus::no_metrics, core::DecisionStatus::failed}) {
+  for (auto status : {core::DecisionStatus::ready, core::DecisionStatus::idle,
+                      core::DecisionStatus::cooldown, core::DecisionStatus::no_metrics,
+                      core::DecisionStatus::calibrating, core::DecisionStatus::failed}) {
     EXPECT_EQ(to_string(round_status(status)), core::to_string(status));
   }
 }
 
 TEST(RoundOutcome, EveryNameReadsBack) {
-  for (auto status :
-       {RoundStatus::scanning, RoundStatus::manual, RoundStatus::ready, RoundStatus::idle,
-        RoundStatus::cooldown, RoundStatus::no_metrics, RoundStatus::failed}) {
+  for (auto status : {RoundStatus::scanning, RoundStatus::manual, RoundStatus::ready,
+                      RoundStatus::idle, RoundStatus::cooldown, RoundStatus::no_metrics,
+                      RoundStatus::calibrating, RoundStatus::failed}) {
     EXPECT_EQ(round_status_named(to_string(status)), status);
   }
   for (auto outcome :
