@@ -56,9 +56,9 @@ int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
   if (contents) {
     history = codec::to_history(contents->rounds);
     learned = std::move(contents->baselines);
-    if (!contents->baselines_problem.empty()) {
+    if (contents->baselines_dropped) {
       std::cerr << "numabalancerd snapshot: ignoring the learned baselines in "
-                << state_file.string() << ": " << contents->baselines_problem << '\n';
+                << state_file.string() << ": " << contents->baselines_dropped->message() << '\n';
     }
   } else {
     std::cerr << "numabalancerd snapshot: ignoring " << state_file.string() << ": "

@@ -239,32 +239,26 @@ Result<StateContents> read_state_contents(const std::filesystem::path& file) {
     if (baselines) {
       contents.baselines = std::move(baselines).value();
     } else {
-      contents.baselines_problem = baselines.error().message();
+      contents.baselines_dropped = baselines.error();
     }
   }
   return contents;
 }
 
 LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
-  LoadedState state;
   auto contents = read_state_contents(file);
   if (contents) {
-    state.rounds = std::move(contents->rounds);
-    state.baselines = std::move(contents->baselines);
-    state.baselines_problem = std::move(contents->baselines_problem);
-    return state;
+    return {.contents = std::move(contents).value(), .set_aside = std::nullopt};
   }
-  state.problem = contents.error().message();
   auto aside = file;
   aside += ".corrupt-" + compact_time(now);
   std::error_code error;
   std::filesystem::rename(file, aside, error);
-  if (error) {
-    state.problem += "; moving it aside failed: " + error.message();
-  } else {
-    state.moved_aside_to = aside;
-  }
-  return state;
+  Result<std::filesystem::path> moved_to =
+      error
+          ? Result<std::filesystem::path>(make_error(error.value(), "rename to " + aside.string()))
+          : Result<std::filesystem::path>(aside);
+  return {.contents = {}, .set_aside = SetAside{contents.error(), std::move(moved_to)}};
 }
 
 Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,

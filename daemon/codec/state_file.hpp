@@ -78,21 +78,23 @@ core::History to_history(const std::vector<RoundRecord>& records);
 std::optional<core::Round> history_entry(const RoundRecord& record);
 
 // What the state file holds. "baselines" is optional: files written before baselines were learned
-// have none, and a malformed one is dropped on its own (the problem says why) rather than costing
-// the rounds.
+// have none, and a malformed one is dropped on its own (`baselines_dropped` says why) rather than
+// costing the rounds.
 struct StateContents {
   std::vector<RoundRecord> rounds;
   std::optional<SavedBaselines> baselines;
-  std::string baselines_problem;
+  std::optional<Error> baselines_dropped;
+};
+
+// A state file that could not be read: why, and where it was moved (or why moving it failed).
+struct SetAside {
+  Error unreadable;
+  Result<std::filesystem::path> moved_to;
 };
 
 struct LoadedState {
-  std::vector<RoundRecord> rounds;
-  std::optional<SavedBaselines> baselines;
-  std::string baselines_problem;
-  // Set when the file was unreadable: where it went and why.
-  std::optional<std::filesystem::path> moved_aside_to;
-  std::string problem;
+  StateContents contents;  // empty when the file was missing or set aside
+  std::optional<SetAside> set_aside;
 };
 
 inline constexpr const char* kStateFileName = "state.json";

@@ -19,19 +19,20 @@ LoadedRounds load_rounds(const config::Config& config, TimePoint now) {
   std::error_code error;
   std::filesystem::create_directories(config.daemon.state_dir, error);
   auto loaded = codec::load_state(state_file(config), now);
-  if (!loaded.problem.empty()) {
-    spdlog::error(
-        "state file {} is unreadable ({}); moved aside to {}; starting with empty history",
-        state_file(config).string(), loaded.problem,
-        loaded.moved_aside_to ? loaded.moved_aside_to->string() : "nowhere");
+  if (loaded.set_aside) {
+    const auto& moved_to = loaded.set_aside->moved_to;
+    spdlog::error("state file {} is unreadable ({}); {}; starting with empty history",
+                  state_file(config).string(), loaded.set_aside->unreadable.message(),
+                  moved_to ? "moved aside to " + moved_to->string()
+                           : "moving it aside failed: " + moved_to.error().message());
   }
-  if (!loaded.baselines_problem.empty()) {
+  if (loaded.contents.baselines_dropped) {
     spdlog::error("state file {}: dropping the learned baselines ({}); the rounds are kept",
-                  state_file(config).string(), loaded.baselines_problem);
+                  state_file(config).string(), loaded.contents.baselines_dropped->message());
   }
   LoadedRounds result;
-  result.rounds = std::move(loaded.rounds);
-  result.baselines = std::move(loaded.baselines);
+  result.rounds = std::move(loaded.contents.rounds);
+  result.baselines = std::move(loaded.contents.baselines);
   result.history = codec::to_history(result.rounds);
   codec::keep_newest_full_reports(result.rounds, kFullReportsKept);
   for (const auto& record : result.rounds) {

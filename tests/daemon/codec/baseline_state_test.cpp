@@ -85,12 +85,12 @@ TEST(BaselineStateFile, SavedBaselinesLoadBackWithTheRounds) {
   ASSERT_TRUE(save_state(file, {a_round()}, &saved).ok());
 
   auto loaded = load_state(file, kNow);
-  EXPECT_TRUE(loaded.problem.empty()) << loaded.problem;
-  EXPECT_TRUE(loaded.baselines_problem.empty()) << loaded.baselines_problem;
-  ASSERT_EQ(loaded.rounds.size(), 1u);
-  EXPECT_EQ(to_json(loaded.rounds[0]), to_json(a_round()));
-  ASSERT_TRUE(loaded.baselines.has_value());
-  EXPECT_EQ(*loaded.baselines, saved);
+  EXPECT_FALSE(loaded.set_aside.has_value());
+  EXPECT_FALSE(loaded.contents.baselines_dropped.has_value());
+  ASSERT_EQ(loaded.contents.rounds.size(), 1u);
+  EXPECT_EQ(to_json(loaded.contents.rounds[0]), to_json(a_round()));
+  ASSERT_TRUE(loaded.contents.baselines.has_value());
+  EXPECT_EQ(*loaded.contents.baselines, saved);
   // Still one JSON document, which any JSON tool reads.
   EXPECT_FALSE(nlohmann::json::parse(testing::read_file(file), nullptr, false).is_discarded());
 }
@@ -106,8 +106,8 @@ TEST(BaselineStateFile, NothingLearnedWritesNoBaselinesKey) {
   EXPECT_EQ(testing::read_file(with_none), testing::read_file(with_empty));
   EXPECT_EQ(testing::read_file(with_none).find("baselines"), std::string::npos);
   auto loaded = load_state(with_none, kNow);
-  EXPECT_FALSE(loaded.baselines.has_value());
-  EXPECT_TRUE(loaded.baselines_problem.empty());
+  EXPECT_FALSE(loaded.contents.baselines.has_value());
+  EXPECT_FALSE(loaded.contents.baselines_dropped.has_value());
 }
 
 TEST(BaselineStateFile, AMalformedBaselinesPartKeepsTheRounds) {
@@ -116,12 +116,13 @@ TEST(BaselineStateFile, AMalformedBaselinesPartKeepsTheRounds) {
       {"number": 7, "time": "2026-05-28T20:26:40Z", "status": "ready", "outcome": "dry_run"}],
       "baselines": {"provider": "probe", "kind": "load_to_use", "nodes": {"0": [[1, -4]]}}})");
   auto loaded = load_state(file, kNow);
-  EXPECT_TRUE(loaded.problem.empty()) << loaded.problem;
-  EXPECT_FALSE(loaded.moved_aside_to.has_value());
-  ASSERT_EQ(loaded.rounds.size(), 1u);
-  EXPECT_EQ(loaded.rounds[0].number, 7u);
-  EXPECT_FALSE(loaded.baselines.has_value());
-  EXPECT_EQ(loaded.baselines_problem, "baselines.nodes.0: a latency must be above 0 ns, got -4");
+  EXPECT_FALSE(loaded.set_aside.has_value());
+  ASSERT_EQ(loaded.contents.rounds.size(), 1u);
+  EXPECT_EQ(loaded.contents.rounds[0].number, 7u);
+  EXPECT_FALSE(loaded.contents.baselines.has_value());
+  ASSERT_TRUE(loaded.contents.baselines_dropped.has_value());
+  EXPECT_EQ(loaded.contents.baselines_dropped->message(),
+            "baselines.nodes.0: a latency must be above 0 ns, got -4");
 }
 
 }  // namespace

@@ -99,9 +99,9 @@ TEST(DaemonBaselines, LearnedBaselinesSurviveARestart) {
     EXPECT_TRUE(result_of(client, "status")["baselines"][0]["read_latency_ns"].is_null());
   }  // stopping saves the readings of the two rounds
   auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
-  ASSERT_TRUE(saved.baselines.has_value()) << saved.baselines_problem;
-  EXPECT_EQ(saved.baselines->provider, "file");
-  EXPECT_EQ(saved.baselines->readings.at(0).size(), 2u);
+  ASSERT_TRUE(saved.contents.baselines.has_value());
+  EXPECT_EQ(saved.contents.baselines->provider, "file");
+  EXPECT_EQ(saved.contents.baselines->readings.at(0).size(), 2u);
 
   DaemonHarness restarted(tree, learning_after(3));
   ASSERT_TRUE(restarted.start().ok());  // its first round is the third reading

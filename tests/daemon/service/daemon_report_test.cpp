@@ -48,8 +48,8 @@ TEST_F(DaemonReportTest, FinishedJobShowsItsFullReportInHistoryStatusAndStateFil
   EXPECT_EQ(last_job["round"]["full_report"], full);
 
   auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
-  ASSERT_EQ(saved.rounds.size(), 1u);
-  EXPECT_EQ(saved.rounds[0].full_report, full);
+  ASSERT_EQ(saved.contents.rounds.size(), 1u);
+  EXPECT_EQ(saved.contents.rounds[0].full_report, full);
 }
 
 TEST_F(DaemonReportTest, OnlyTheNewestRoundsKeepTheirFullReport) {
@@ -72,9 +72,9 @@ TEST_F(DaemonReportTest, OnlyTheNewestRoundsKeepTheirFullReport) {
   EXPECT_EQ(full, (std::vector<bool>{false, false, false, true, true, true, true, true}));
 
   auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
-  ASSERT_EQ(saved.rounds.size(), static_cast<std::size_t>(kJobs));
-  EXPECT_TRUE(saved.rounds[2].full_report.is_null());
-  EXPECT_FALSE(saved.rounds[3].full_report.is_null());
+  ASSERT_EQ(saved.contents.rounds.size(), static_cast<std::size_t>(kJobs));
+  EXPECT_TRUE(saved.contents.rounds[2].full_report.is_null());
+  EXPECT_FALSE(saved.contents.rounds[3].full_report.is_null());
 }
 
 TEST_F(DaemonReportTest, ManualJobKeepsItsFullReportToo) {

@@ -46,10 +46,10 @@ TEST(StateFile, SavedRoundsLoadBackUnchanged) {
   ASSERT_TRUE(save_state(file, {acted_round(1), deferred}).ok());
 
   auto loaded = load_state(file, kNow);
-  EXPECT_TRUE(loaded.problem.empty());
-  ASSERT_EQ(loaded.rounds.size(), 2u);
-  EXPECT_EQ(to_json(loaded.rounds[0]), to_json(acted_round(1)));
-  EXPECT_EQ(to_json(loaded.rounds[1]), to_json(deferred));
+  EXPECT_FALSE(loaded.set_aside.has_value());
+  ASSERT_EQ(loaded.contents.rounds.size(), 2u);
+  EXPECT_EQ(to_json(loaded.contents.rounds[0]), to_json(acted_round(1)));
+  EXPECT_EQ(to_json(loaded.contents.rounds[1]), to_json(deferred));
   std::vector<std::string> left;
   for (const auto& entry : std::filesystem::directory_iterator(file.parent_path())) {
     left.push_back(entry.path().filename().string());
@@ -84,9 +84,8 @@ TEST(StateFile, OnlyTheNewestFullReportsAreKept) {
 TEST(StateFile, MissingFileIsEmptyHistoryWithoutProblem) {
   testing::TempTree tree;
   auto loaded = load_state(tree.path("state.json"), kNow);
-  EXPECT_TRUE(loaded.rounds.empty());
-  EXPECT_TRUE(loaded.problem.empty());
-  EXPECT_FALSE(loaded.moved_aside_to.has_value());
+  EXPECT_TRUE(loaded.contents.rounds.empty());
+  EXPECT_FALSE(loaded.set_aside.has_value());
 }
 
 class CorruptStateFile : public ::testing::TestWithParam<const char*> {};
@@ -95,13 +94,30 @@ TEST_P(CorruptStateFile, IsMovedAsideAndHistoryStartsEmpty) {
   testing::TempTree tree;
   auto file = tree.make_file("state.json", GetParam());
   auto loaded = load_state(file, kNow);
-  EXPECT_TRUE(loaded.rounds.empty());
-  EXPECT_FALSE(loaded.problem.empty());
-  ASSERT_TRUE(loaded.moved_aside_to.has_value());
+  EXPECT_TRUE(loaded.contents.rounds.empty());
+  ASSERT_TRUE(loaded.set_aside.has_value());
+  EXPECT_FALSE(loaded.set_aside->unreadable.message().empty());
+  const auto& moved_to = loaded.set_aside->moved_to;
+  ASSERT_TRUE(moved_to.ok()) << moved_to.error().message();
   EXPECT_FALSE(std::filesystem::exists(file));
-  EXPECT_EQ(testing::read_file(*loaded.moved_aside_to), GetParam());
-  EXPECT_NE(loaded.moved_aside_to->filename().string().find("state.json.corrupt-"),
+  EXPECT_EQ(testing::read_file(*moved_to), GetParam());
+  EXPECT_NE(moved_to->filename().string().find("state.json.corrupt-"), std::string::npos);
+}
+
+// A place to move it that is taken (here by a directory that is not empty) leaves the file where
+// it was, and says both why it was unreadable and why it stayed.
+TEST(StateFile, AnUnreadableFileThatCannotBeMovedAsideSaysWhy) {
+  testing::TempTree tree;
+  auto file = tree.make_file("state.json", "garbage");
+  tree.make_file("state.json.corrupt-20260528T202640Z/keep", "");
+  auto loaded = load_state(file, kNow);
+  EXPECT_TRUE(loaded.contents.rounds.empty());
+  ASSERT_TRUE(loaded.set_aside.has_value());
+  EXPECT_EQ(loaded.set_aside->unreadable.message(), "not a JSON object");
+  ASSERT_FALSE(loaded.set_aside->moved_to.ok());
+  EXPECT_NE(loaded.set_aside->moved_to.error().message().find("state.json.corrupt-"),
             std::string::npos);
+  EXPECT_EQ(testing::read_file(file), "garbage");
 }
 
 INSTANTIATE_TEST_SUITE_P(
