@@ -58,23 +58,27 @@ Row kept_round_row(const json& round) {
           text_or_dash(field(round, "reason"))};
 }
 
-// A round that could not read the host has no decision: its reason says why.
-Row audit_round_row(const json& entry) {
+// An audit log's round entry in a kept round's shape, so that one row function serves both: the
+// decision's fields where a kept round has its own. A round that could not read the host has no
+// decision: its reason says why. Moved bytes and the effect have entries of their own.
+json as_kept_round(const json& entry) {
   const json& decision = field(entry, "decision");
   const json& reason = field(entry, "reason");
-  return {cell_time(field(entry, "time")),
-          cell_text(field(entry, "round")),
-          "round",
-          cell_text(field(entry, "trigger")),
-          cell_text(field(decision, "status")),
-          cell_text(field(entry, "outcome")),
-          cell_text(field(decision, "source_node")),
-          cell_nodes(field(decision, "dest_nodes")),
-          cell_bytes(field(decision, "total_bytes")),
-          "-",
-          "-",
-          container_ids(field(decision, "migrate"), "id"),
-          text_or_dash(reason.is_string() && reason != "" ? reason : field(decision, "reason"))};
+  json containers = json::array();
+  const json& planned = field(decision, "migrate");
+  for (const auto& container : planned.is_array() ? planned : json::array()) {
+    containers.push_back(field(container, "id"));
+  }
+  return {{"time", field(entry, "time")},
+          {"number", field(entry, "round")},
+          {"trigger", field(entry, "trigger")},
+          {"status", field(decision, "status")},
+          {"outcome", field(entry, "outcome")},
+          {"source_node", field(decision, "source_node")},
+          {"dest_nodes", field(decision, "dest_nodes")},
+          {"planned_bytes", field(decision, "total_bytes")},
+          {"containers", containers},
+          {"reason", reason.is_string() && reason != "" ? reason : field(decision, "reason")}};
 }
 
 Row audit_job_row(const json& entry) {
@@ -164,7 +168,7 @@ Row audit_row(const json& entry) {
   if (kind == "command") {
     return audit_command_row(entry);
   }
-  return kind == "effect" ? audit_effect_row(entry) : audit_round_row(entry);
+  return kind == "effect" ? audit_effect_row(entry) : kept_round_row(as_kept_round(entry));
 }
 
 // An empty table says why: nothing kept yet, or nothing since the time asked for.

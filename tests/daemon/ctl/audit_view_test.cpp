@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "daemon/codec/audit_log.hpp"
+#include "daemon/codec/state_file.hpp"
+#include "daemon/ctl/result_views.hpp"
 #include "tests/daemon/ctl/audit_entries.hpp"
 
 namespace nb::ctl {
@@ -57,6 +59,43 @@ TEST(AuditView, TruncatedReadSaysOlderEntriesWereNotRead) {
   json result{
       {"entries", {round_entry(minutes_ago(5), 12)}}, {"skipped_lines", 0}, {"truncated", true}};
   EXPECT_THAT(format_audit_entries(result), HasSubstr("older entries were not read"));
+}
+
+// The same round, kept by the daemon or read from the audit log, is the same row: the audit entry
+// carries the decision where the kept round has fields of its own. Only MOVED differs: the log
+// gives a round's moved bytes in its job's entry, so the round's own row has none.
+TEST(AuditView, ARoundReadsTheSameKeptOrFromTheAuditLog) {
+  codec::RoundRecord record;
+  record.number = 12;
+  record.time = minutes_ago(5);
+  record.trigger = "timer";
+  record.status = codec::RoundStatus::ready;
+  record.outcome = codec::RoundOutcome::dry_run;
+  record.reason = "node 1 under force pressure";
+  record.source_node = 1;
+  record.dest_nodes = {0, 2};
+  record.containers = {"pods/a", "pods/b"};
+  record.planned_bytes = 512 * kMiB;
+  core::Decision decision;
+  decision.status = core::DecisionStatus::ready;
+  decision.reason = record.reason;
+  decision.source_node = 1;
+  decision.dest_nodes = {0, 2};
+  decision.migrate = {core::ContainerMove{"pods/a", 256 * kMiB, {0}},
+                      core::ContainerMove{"pods/b", 256 * kMiB, {2}}};
+  decision.total_bytes = 512 * kMiB;
+
+  auto kept = format_history(json{{"rounds", {codec::to_json(record)}}});
+  auto audited = format_history(
+      json{{"entries", {codec::audit_round_entry(record, &decision)}}, {"skipped_lines", 0}});
+  std::string kept_without_moved = kept;
+  const std::string moved_cell = "  0 B    ";
+  ASSERT_NE(kept.find(moved_cell), std::string::npos) << kept;
+  kept_without_moved.replace(kept.find(moved_cell), moved_cell.size(), "  -      ");
+  EXPECT_EQ(audited, kept_without_moved);
+  EXPECT_THAT(kept, HasSubstr("pods/a,pods/b"));
+  EXPECT_THAT(kept, HasSubstr("0,2"));
+  EXPECT_THAT(kept, HasSubstr("node 1 under force pressure"));
 }
 
 }  // namespace
