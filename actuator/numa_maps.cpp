@@ -32,15 +32,25 @@ std::vector<std::string_view> split(std::string_view text, std::string_view sepa
   return pieces;
 }
 
-// Both /proc files are line-oriented.
-std::vector<std::string_view> split_lines(std::string_view text) {
-  return split(text, "\n");
-}
+// Both /proc files are line-oriented: the words of each line that has any, with its number
+// (from 1, blank lines counted) for the error that names it.
+struct WordedLine {
+  int number = 0;
+  std::vector<std::string_view> words;
+};
 
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words = split(line, " \t");
-  std::erase(words, std::string_view{});
-  return words;
+std::vector<WordedLine> worded_lines(std::string_view text) {
+  std::vector<WordedLine> lines;
+  int number = 0;
+  for (std::string_view line : split(text, "\n")) {
+    ++number;
+    std::vector<std::string_view> words = split(line, " \t");
+    std::erase(words, std::string_view{});
+    if (!words.empty()) {
+      lines.push_back({number, std::move(words)});
+    }
+  }
+  return lines;
 }
 
 Error line_error(std::string_view context, int line_number, std::string_view what,
@@ -140,13 +150,7 @@ std::int64_t Vma::resident_pages() const {
 Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view context) {
   std::vector<Vma> vmas;
   Bytes resident_bytes = 0;
-  int line_number = 0;
-  for (std::string_view line : split_lines(text)) {
-    ++line_number;
-    auto words = split_words(line);
-    if (words.empty()) {
-      continue;
-    }
+  for (const auto& [line_number, words] : worded_lines(text)) {
     Vma vma;
     if (!parse_number(words[0], vma.start, 16)) {
       return line_error(context, line_number, "bad address", words[0]);
@@ -176,13 +180,7 @@ Result<std::vector<Vma>> parse_numa_maps(std::string_view text, std::string_view
 
 Result<std::vector<AddressRange>> parse_maps(std::string_view text, std::string_view context) {
   std::vector<AddressRange> ranges;
-  int line_number = 0;
-  for (std::string_view line : split_lines(text)) {
-    ++line_number;
-    auto words = split_words(line);
-    if (words.empty()) {
-      continue;
-    }
+  for (const auto& [line_number, words] : worded_lines(text)) {
     auto dash = words[0].find('-');
     AddressRange range;
     if (dash == std::string_view::npos ||

@@ -7,7 +7,7 @@ namespace nb::service {
 
 namespace {
 
-using Run = CommandOutcome (*)(DaemonView&, const nlohmann::json&, CommandContext&);
+using Run = commands::Command*;
 
 // Whether a command leaves the audit trail (who ran it, with what result): those that change
 // what the daemon does, but for `reconcile`, whose round is its record.

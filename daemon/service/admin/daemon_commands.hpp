@@ -15,30 +15,19 @@ void register_daemon_commands(CommandTable& table, DaemonView& daemon);
 namespace commands {
 
 using Args = nlohmann::json;
+// Every command's signature: what a row of the table in daemon_commands.cpp calls.
+using Command = CommandOutcome(DaemonView& daemon, const Args& args, CommandContext& context);
 
-// What the daemon knows (status_commands.cpp); none changes anything.
-CommandOutcome status(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome plan(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome history(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome containers(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome topology(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome snapshot(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome metrics(DaemonView& daemon, const Args& args, CommandContext& context);
-// For a peer without admin rights, a non-empty eviction.exec is [kHiddenForReadOnly].
-CommandOutcome config(DaemonView& daemon, const Args& args, CommandContext& context);
+// What the daemon knows (status_commands.cpp); none changes anything. For a peer without admin
+// rights, `config` shows a non-empty eviction.exec as [kHiddenForReadOnly].
+Command status, plan, history, containers, topology, snapshot, metrics, config;
 inline constexpr const char* kHiddenForReadOnly = "<hidden: admin only>";
 
 // Steering the loop (control_commands.cpp).
-CommandOutcome pause(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome resume(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome reconcile(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome dry_run(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome cancel(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome reload(DaemonView& daemon, const Args& args, CommandContext& context);
-CommandOutcome watch(DaemonView& daemon, const Args& args, CommandContext& context);
+Command pause, resume, reconcile, dry_run, cancel, reload, watch;
 
 // A manual job (migrate_command.cpp).
-CommandOutcome migrate(DaemonView& daemon, const Args& args, CommandContext& context);
+Command migrate;
 
 }  // namespace commands
 }  // namespace nb::service
