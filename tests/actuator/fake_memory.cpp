@@ -168,11 +168,7 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
     return {-1, EINVAL};
   }
   if (query) {
-    for (std::size_t i = 0; i < pages.size(); ++i) {
-      std::uintptr_t head = 0;
-      FakePage* page = find_page(process->second, pages[i], &head);
-      status[i] = page == nullptr ? -ENOENT : page->node;
-    }
+    answer_query(process->second, pages, status);
     if (after_call) {
       after_call(pid);
     }
@@ -222,6 +218,23 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
       ++not_moved;
     }
   }
+  after_move_call(pid);
+  if (failure) {
+    return {-1, failure->error};
+  }
+  return {not_moved, 0};
+}
+
+void FakeMemory::answer_query(FakeProcess& process, std::span<const std::uintptr_t> pages,
+                              std::span<int> status) {
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    std::uintptr_t head = 0;
+    FakePage* page = find_page(process, pages[i], &head);
+    status[i] = page == nullptr ? -ENOENT : page->node;
+  }
+}
+
+void FakeMemory::after_move_call(int pid) {
   sync_proc_files();
   if (move_calls == exit_after_moves) {
     exit_process(pid);
@@ -235,10 +248,6 @@ SyscallResult FakeMemory::move_pages(int pid, std::span<const std::uintptr_t> pa
   if (after_call) {
     after_call(pid);
   }
-  if (failure) {
-    return {-1, failure->error};
-  }
-  return {not_moved, 0};
 }
 
 SyscallResult FakeMemory::migrate_pages(int pid, NodeId from, NodeId to) {

@@ -130,6 +130,12 @@ class FakeMemory final : public MemorySyscalls {
  private:
   FakePage* find_page(FakeProcess& process, std::uintptr_t address, std::uintptr_t* head);
   bool move_one(FakePage& page, NodeId to);
+  // The node of each page asked about, as move_pages(2) answers a query.
+  void answer_query(FakeProcess& process, std::span<const std::uintptr_t> pages,
+                    std::span<int> status);
+  // What happens after a move call: the proc files follow, and the injected exit, zombie and
+  // cancel fire when their call count comes.
+  void after_move_call(int pid);
 
   const nb::testing::TempTree& tree_;
   std::map<int, FakeProcess> processes_;

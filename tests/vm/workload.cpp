@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -31,92 +32,16 @@
 #include <thread>
 #include <vector>
 
+#include "tests/vm/workload_options.hpp"
+
 namespace {
+
+using nb::vm::Options;
 
 constexpr std::size_t kPageSize = 4096;
 constexpr std::size_t kMiB = 1024 * 1024;
 // move_pages takes arrays; chunking keeps them small and lets one call's stall stay short.
 constexpr std::size_t kPagesPerCall = 4096;
-
-struct Options {
-  long mib = 0;
-  int node = 0;
-  std::optional<long> fill_leaving_mib;  // a hog: take all free memory of the node but this
-  std::string huge_pages = "default";    // default, on, off
-  bool preferred = false;  // MPOL_PREFERRED: spill to other nodes instead of being OOM-killed
-  std::uint64_t seed = 1;
-  long hot_tail_mib = 0;  // a thread reads the last this many MiB over and over
-  bool tlb_flush = true;  // the reader flushes its CPU's TLB after each sweep
-};
-
-[[noreturn]] void usage(const char* message) {
-  std::fprintf(stderr,
-               "nb_vm_workload: %s\n"
-               "usage: nb_vm_workload (--mib N | --fill-leaving-mib N) --node K\n"
-               "                      [--policy bind|preferred] [--huge-pages default|on|off]\n"
-               "                      [--seed S] [--hot-tail-mib N] [--tlb-flush on|off]\n",
-               message);
-  std::exit(2);
-}
-
-long parse_number(const char* text, const char* what) {
-  char* end = nullptr;
-  errno = 0;
-  long value = std::strtol(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || value < 0) {
-    usage(what);
-  }
-  return value;
-}
-
-Options parse_options(int argc, char** argv) {
-  Options options;
-  bool have_size = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view flag = argv[i];
-    if (i + 1 >= argc) {
-      usage("every option takes a value");
-    }
-    const char* value = argv[++i];
-    if (flag == "--mib") {
-      options.mib = parse_number(value, "--mib needs a number of MiB");
-      have_size = true;
-    } else if (flag == "--fill-leaving-mib") {
-      options.fill_leaving_mib = parse_number(value, "--fill-leaving-mib needs a number of MiB");
-      have_size = true;
-    } else if (flag == "--node") {
-      options.node = static_cast<int>(parse_number(value, "--node needs a node id"));
-    } else if (flag == "--huge-pages") {
-      options.huge_pages = value;
-      if (options.huge_pages != "default" && options.huge_pages != "on" &&
-          options.huge_pages != "off") {
-        usage("--huge-pages takes default, on or off");
-      }
-    } else if (flag == "--policy") {
-      std::string_view policy = value;
-      if (policy != "bind" && policy != "preferred") {
-        usage("--policy takes bind or preferred");
-      }
-      options.preferred = policy == "preferred";
-    } else if (flag == "--hot-tail-mib") {
-      options.hot_tail_mib = parse_number(value, "--hot-tail-mib needs a number of MiB");
-    } else if (flag == "--tlb-flush") {
-      std::string_view flush = value;
-      if (flush != "on" && flush != "off") {
-        usage("--tlb-flush takes on or off");
-      }
-      options.tlb_flush = flush == "on";
-    } else if (flag == "--seed") {
-      options.seed = static_cast<std::uint64_t>(parse_number(value, "--seed needs a number"));
-    } else {
-      usage("unknown option");
-    }
-  }
-  if (!have_size) {
-    usage("--mib or --fill-leaving-mib is required");
-  }
-  return options;
-}
 
 // splitmix64: every word gets a value that depends on its index, so a page that was lost,
 // duplicated or swapped with another during a migration shows up as a mismatch.
@@ -377,7 +302,7 @@ bool run_command(std::string_view line, const Region& region, bool& intact) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options = parse_options(argc, argv);
+  Options options = nb::vm::parse_options(argc, argv);
   if (numa_available() < 0) {
     std::fprintf(stderr, "nb_vm_workload: NUMA is not available\n");
     return 1;

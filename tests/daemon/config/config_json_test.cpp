@@ -13,8 +13,8 @@
 namespace nb::config {
 namespace {
 
-TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
-  EXPECT_EQ(effective_config_json(Config{}).dump(2), R"json({
+// The defaults as `numabalancerctl config` and `--check-config` print them.
+constexpr const char* kDefaultsJson = R"json({
   "actuator": {
     "call_target": "20ms",
     "hotness_window": "5s",
@@ -118,7 +118,10 @@ TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
     "threshold_mode": "auto"
   },
   "pool": []
-})json");
+})json";
+
+TEST(EffectiveConfigJson, DefaultsAreWrittenAsInTheFile) {
+  EXPECT_EQ(effective_config_json(Config{}).dump(2), kDefaultsJson);
 }
 
 TEST(EffectiveConfigJson, UnsetOptionalsAreAutoAndPoolsAreAnArray) {

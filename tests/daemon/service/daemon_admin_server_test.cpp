@@ -28,15 +28,12 @@ namespace nb::service {
 namespace {
 
 using namespace std::chrono_literals;
+using nb::testing::error_code;
 using nb::testing::SocketClient;
 using nlohmann::json;
 
 constexpr uid_t kNobody = 65534;
 constexpr gid_t kNoGroup = 65534;
-
-std::string error_code(const json& reply) {
-  return reply.is_object() && reply.contains("error") ? reply["error"].value("code", "") : "";
-}
 
 class AdminServerTest : public ::testing::Test {
  protected:

@@ -39,6 +39,13 @@ inline core::Decision ready_decision(std::vector<std::string> containers,
   return decision;
 }
 
+// The fixture of the daemon's process tests in daemon_test.cpp, daemon_clients_test.cpp and
+// daemon_lifecycle_test.cpp: a temporary tree for the config, the state and the socket.
+class DaemonTest : public ::testing::Test {
+ protected:
+  TempTree tree;
+};
+
 class DaemonHarness {
  public:
   // Shared with the job thread, hence the lock.
@@ -89,48 +96,7 @@ class DaemonHarness {
 
   service::DaemonSeams seams() {
     service::DaemonSeams seams;
-    seams.scan = [this](TimePoint now) -> Result<host::HostScan> {
-      std::unique_lock lock(fakes_.mutex);
-      ++fakes_.scan_calls;
-      fakes_.scan_entered = true;
-      fakes_.changed.notify_all();
-      fakes_.changed.wait(lock, [this] { return !fakes_.hold_scans; });
-      if (fakes_.scan_throws) {
-        throw std::runtime_error("sysfs went away mid-read");
-      }
-      if (fakes_.scan_fails) {
-        return make_error(ENOENT, "read /sys/devices/system/node");
-      }
-      host::HostScan document;
-      document.snapshot.time = now;
-      document.snapshot.nodes.resize(2);
-      for (NodeId id : {0, 1}) {
-        auto& node = document.snapshot.nodes[static_cast<std::size_t>(id)];
-        node.id = id;
-        if (!fakes_.latency_provider_down) {
-          node.read_latency_ns = fakes_.read_latency_ns.at(id);
-        }
-        node.bandwidth_gbps = fakes_.bandwidth_gbps;
-        node.distance = {{id, 10}, {1 - id, 21}};
-        node.cpus = std::to_string(id);
-      }
-      document.snapshot.pools = {core::Pool{"share", {0, 1}}};
-      document.snapshot.containers = {
-          core::Container{"pods/a", "share", {{0, 10 * kMiB}, {1, 300 * kMiB}}},
-          core::Container{"pods/b", "share", {{1, 200 * kMiB}}}};
-      host::ProviderReport latency;
-      latency.metric = metrics::Metric::read_latency;
-      latency.provider = fakes_.latency_provider_down ? "" : "file";
-      latency.available = !fakes_.latency_provider_down;
-      if (fakes_.latency_provider_down) {
-        latency.reason = "file: /run/metrics.json: No such file or directory";
-      }
-      host::ProviderReport bandwidth;
-      bandwidth.metric = metrics::Metric::bandwidth;
-      bandwidth.reason = fakes_.bandwidth_reason;
-      document.report.providers = {latency, bandwidth};
-      return document;
-    };
+    seams.scan = [this](TimePoint now) { return scan(now); };
     seams.decide = [this](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
                           const core::History& history, TimePoint now) {
       std::lock_guard lock(fakes_.mutex);
@@ -158,51 +124,7 @@ class DaemonHarness {
     seams.migrate = [this](const std::vector<actuator::MigrationTarget>& targets,
                            const actuator::JobOptions& options, const std::atomic<bool>& cancel,
                            const std::function<void(const actuator::JobProgress&)>& progress) {
-      {
-        std::unique_lock lock(fakes_.mutex);
-        ++fakes_.migrate_calls;
-        fakes_.last_targets = targets;
-        fakes_.last_options = options;
-        fakes_.job_entered = true;
-        fakes_.changed.notify_all();
-        if (fakes_.migrate_throws) {
-          throw std::runtime_error("the engine broke");
-        }
-      }
-      actuator::JobProgress started;
-      started.moved = 64 * kMiB;
-      started.goal = options.budget;
-      started.rate_mib_per_s = 100;
-      progress(started);
-      {
-        std::unique_lock lock(fakes_.mutex);
-        while (fakes_.hold_jobs && !cancel.load()) {
-          fakes_.changed.wait_for(lock, std::chrono::milliseconds(5));
-        }
-      }
-      actuator::MigrationReport report;
-      report.source_node = options.source_node;
-      report.budget = options.budget;
-      report.goal = options.budget;
-      report.dry_run = options.dry_run;
-      report.threshold = options.threshold;
-      if (cancel.load()) {
-        report.stop_reason = actuator::StopReason::cancelled;
-        return report;
-      }
-      actuator::ContainerReport container;
-      container.id = targets.front().container_id;
-      actuator::ProcessReport process;
-      process.pid = 1234;
-      if (!options.dry_run) {
-        process.bytes_moved_to[targets.front().dest_nodes.front()] = options.budget;
-      }
-      process.syscalls = 3;
-      container.processes.push_back(process);
-      report.containers.push_back(container);
-      report.threshold_met = !options.dry_run;
-      report.stop_reason = actuator::StopReason::budget_met;
-      return report;
+      return migrate(targets, options, cancel, progress);
     };
     return seams;
   }
@@ -335,6 +257,103 @@ class DaemonHarness {
   }
 
  private:
+  // The host: two nodes, two containers, the latency provider up unless told otherwise.
+  Result<host::HostScan> scan(TimePoint now) {
+    std::unique_lock lock(fakes_.mutex);
+    ++fakes_.scan_calls;
+    fakes_.scan_entered = true;
+    fakes_.changed.notify_all();
+    fakes_.changed.wait(lock, [this] { return !fakes_.hold_scans; });
+    if (fakes_.scan_throws) {
+      throw std::runtime_error("sysfs went away mid-read");
+    }
+    if (fakes_.scan_fails) {
+      return make_error(ENOENT, "read /sys/devices/system/node");
+    }
+    host::HostScan document;
+    document.snapshot.time = now;
+    document.snapshot.nodes.resize(2);
+    for (NodeId id : {0, 1}) {
+      auto& node = document.snapshot.nodes[static_cast<std::size_t>(id)];
+      node.id = id;
+      if (!fakes_.latency_provider_down) {
+        node.read_latency_ns = fakes_.read_latency_ns.at(id);
+      }
+      node.bandwidth_gbps = fakes_.bandwidth_gbps;
+      node.distance = {{id, 10}, {1 - id, 21}};
+      node.cpus = std::to_string(id);
+    }
+    document.snapshot.pools = {core::Pool{"share", {0, 1}}};
+    document.snapshot.containers = {
+        core::Container{"pods/a", "share", {{0, 10 * kMiB}, {1, 300 * kMiB}}},
+        core::Container{"pods/b", "share", {{1, 200 * kMiB}}}};
+    host::ProviderReport latency;
+    latency.metric = metrics::Metric::read_latency;
+    latency.provider = fakes_.latency_provider_down ? "" : "file";
+    latency.available = !fakes_.latency_provider_down;
+    if (fakes_.latency_provider_down) {
+      latency.reason = "file: /run/metrics.json: No such file or directory";
+    }
+    host::ProviderReport bandwidth;
+    bandwidth.metric = metrics::Metric::bandwidth;
+    bandwidth.reason = fakes_.bandwidth_reason;
+    document.report.providers = {latency, bandwidth};
+    return document;
+  }
+
+  // A job that reports 64 MiB of progress, waits while jobs are held, and then moves the whole
+  // budget of its first target (nothing in dry-run; nothing after a cancel).
+  actuator::MigrationReport migrate(
+      const std::vector<actuator::MigrationTarget>& targets, const actuator::JobOptions& options,
+      const std::atomic<bool>& cancel,
+      const std::function<void(const actuator::JobProgress&)>& progress) {
+    {
+      std::unique_lock lock(fakes_.mutex);
+      ++fakes_.migrate_calls;
+      fakes_.last_targets = targets;
+      fakes_.last_options = options;
+      fakes_.job_entered = true;
+      fakes_.changed.notify_all();
+      if (fakes_.migrate_throws) {
+        throw std::runtime_error("the engine broke");
+      }
+    }
+    actuator::JobProgress started;
+    started.moved = 64 * kMiB;
+    started.goal = options.budget;
+    started.rate_mib_per_s = 100;
+    progress(started);
+    {
+      std::unique_lock lock(fakes_.mutex);
+      while (fakes_.hold_jobs && !cancel.load()) {
+        fakes_.changed.wait_for(lock, std::chrono::milliseconds(5));
+      }
+    }
+    actuator::MigrationReport report;
+    report.source_node = options.source_node;
+    report.budget = options.budget;
+    report.goal = options.budget;
+    report.dry_run = options.dry_run;
+    report.threshold = options.threshold;
+    if (cancel.load()) {
+      report.stop_reason = actuator::StopReason::cancelled;
+      return report;
+    }
+    actuator::ContainerReport container;
+    container.id = targets.front().container_id;
+    actuator::ProcessReport process;
+    process.pid = 1234;
+    if (!options.dry_run) {
+      process.bytes_moved_to[targets.front().dest_nodes.front()] = options.budget;
+    }
+    process.syscalls = 3;
+    container.processes.push_back(process);
+    report.containers.push_back(container);
+    report.threshold_met = !options.dry_run;
+    report.stop_reason = actuator::StopReason::budget_met;
+    return report;
+  }
+
   const TempTree& tree_;
   config::Config config_;
   service::DaemonOptions options_;

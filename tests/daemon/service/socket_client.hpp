@@ -112,4 +112,11 @@ class SocketClient {
   std::string buffer_;
 };
 
+// A reply's error code ("busy", "forbidden", …), or "" for a reply that is not an error.
+inline std::string error_code(const nlohmann::json& reply) {
+  return reply.is_object() && reply.contains("error") && reply["error"].is_object()
+             ? reply["error"].value("code", "")
+             : "";
+}
+
 }  // namespace nb::testing

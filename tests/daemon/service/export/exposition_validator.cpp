@@ -88,6 +88,36 @@ std::optional<double> parse_value(std::string_view token) {
   return value;
 }
 
+// Reads a label's value up to its closing quote (the opening one already read), unescaping \\,
+// \" and \n; returns the problem, if any.
+std::optional<std::string> read_label_value(std::string_view& rest, const std::string& label,
+                                            std::string& value) {
+  while (!rest.empty()) {
+    char c = rest[0];
+    rest.remove_prefix(1);
+    if (c == '"') {
+      return std::nullopt;
+    }
+    if (c != '\\') {
+      value += c;
+      continue;
+    }
+    if (rest.empty()) {
+      break;
+    }
+    char escaped = rest[0];
+    rest.remove_prefix(1);
+    if (escaped == '\\' || escaped == '"') {
+      value += escaped;
+    } else if (escaped == 'n') {
+      value += '\n';
+    } else {
+      return "label " + label + " has the invalid escape \\" + std::string(1, escaped);
+    }
+  }
+  return "label " + label + " value is not closed";
+}
+
 // Parses `name{labels} value`; returns the problem when the line is malformed.
 std::variant<Sample, std::string> parse_sample(std::string_view line) {
   Sample sample;
@@ -122,33 +152,8 @@ std::variant<Sample, std::string> parse_sample(std::string_view line) {
       }
       rest.remove_prefix(2);
       std::string value;
-      bool closed = false;
-      while (!rest.empty()) {
-        char c = rest[0];
-        rest.remove_prefix(1);
-        if (c == '"') {
-          closed = true;
-          break;
-        }
-        if (c == '\\') {
-          if (rest.empty()) {
-            break;
-          }
-          char escaped = rest[0];
-          rest.remove_prefix(1);
-          if (escaped == '\\' || escaped == '"') {
-            value += escaped;
-          } else if (escaped == 'n') {
-            value += '\n';
-          } else {
-            return "label " + label + " has the invalid escape \\" + std::string(1, escaped);
-          }
-        } else {
-          value += c;
-        }
-      }
-      if (!closed) {
-        return "label " + label + " value is not closed";
+      if (auto problem = read_label_value(rest, label, value)) {
+        return *problem;
       }
       sample.labels.emplace_back(std::move(label), std::move(value));
       if (!rest.empty() && rest[0] == ',') {
