@@ -20,6 +20,7 @@
 
 #include "tests/daemon/service/connect_as.hpp"
 #include "tests/daemon/service/daemon_harness.hpp"
+#include "tests/support/sanitizers.hpp"
 
 namespace nb::service {
 namespace {
@@ -131,15 +132,16 @@ TEST_F(DaemonTest, FiftyConcurrentClientsGetStatusWithin50msWhileAJobRuns) {
     }
     return **std::max_element(latency.begin(), latency.end());
   };
+  const auto bound = testing::kSanitizerSlowdown * 50ms;
   std::chrono::microseconds best = 10s;
-  for (int attempt = 1; attempt <= 3 && best >= 50ms; ++attempt) {
+  for (int attempt = 1; attempt <= 3 && best >= bound; ++attempt) {
     auto slowest = burst();
     ASSERT_TRUE(slowest.has_value());
     std::cout << "[ figures  ] 50 concurrent status calls during a job, burst " << attempt
               << ": slowest " << slowest->count() << " us\n";
     best = std::min(best, *slowest);
   }
-  EXPECT_LT(best, 50ms);
+  EXPECT_LT(best, bound);
   daemon.release_jobs();
 }
 
