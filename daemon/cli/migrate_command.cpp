@@ -21,11 +21,10 @@
 #include "actuator/migration_job.hpp"
 #include "base/option_checks.hpp"
 #include "daemon/cli/commands.hpp"
+#include "daemon/cli/global_config.hpp"
 #include "daemon/cli/migrate_output.hpp"
 #include "daemon/codec/report_json.hpp"
-#include "daemon/config/load.hpp"
 #include "daemon/host/cgroup_layout.hpp"
-#include "daemon/service/extension_names.hpp"
 #include "daemon/service/manual_migration.hpp"
 #include "daemon/service/manual_migration_scope.hpp"
 
@@ -85,19 +84,11 @@ struct Settings {
 };
 
 Checked<Settings> load_settings(const GlobalOptions& global) {
-  if (global.config_path.empty()) {
-    return Settings{};
+  auto loaded = load_global_config(global, "migrate");
+  if (!loaded) {
+    return BadInput{loaded.error()};
   }
-  config::ConfigLoad load =
-      config::load_config_file(global.config_path, service::extension_names());
-  if (!load.ok()) {
-    std::string message;
-    for (const auto& problem : load.problems) {
-      message += "numabalancerd migrate: " + global.config_path + ": " + problem.to_string() + '\n';
-    }
-    return BadInput{message};
-  }
-  return Settings{load.config.actuator, load.config.pools};
+  return Settings{loaded->actuator, loaded->pools};
 }
 
 Checked<ManualMigration> read_request(const MigrateOptions& options,

@@ -11,12 +11,11 @@
 
 #include "core/decide.hpp"
 #include "daemon/cli/commands.hpp"
+#include "daemon/cli/global_config.hpp"
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
 #include "daemon/codec/scan_report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
-#include "daemon/config/load.hpp"
-#include "daemon/service/extension_names.hpp"
 
 namespace nb::cli {
 
@@ -50,19 +49,12 @@ bool read_all(const std::string& path, std::string& text) {
 }
 
 int run_plan(const PlanOptions& options, const GlobalOptions& global) {
-  core::PolicyConfig policy;
-  if (!global.config_path.empty()) {
-    config::ConfigLoad load =
-        config::load_config_file(global.config_path, service::extension_names());
-    if (!load.ok()) {
-      for (const config::ConfigProblem& problem : load.problems) {
-        std::cerr << "numabalancerd plan: " << global.config_path << ": " << problem.to_string()
-                  << '\n';
-      }
-      return kBadInput;
-    }
-    policy = load.config.policy;
+  auto settings = load_global_config(global, "plan");
+  if (!settings) {
+    std::cerr << settings.error();
+    return kBadInput;
   }
+  core::PolicyConfig policy = settings->policy;
 
   std::string text;
   const std::string name = options.snapshot_path == "-" ? "stdin" : options.snapshot_path;

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "daemon/cli/commands.hpp"
+#include "daemon/cli/global_config.hpp"
 #include "daemon/config/load.hpp"
-#include "daemon/service/extension_names.hpp"
 #include "daemon/sim/output.hpp"
 #include "daemon/sim/scenario_load.hpp"
 #include "daemon/sim/simulation.hpp"
@@ -32,16 +32,12 @@ int report_problems(const std::string& file, const std::vector<config::ConfigPro
 }
 
 int run_simulate(const SimulateOptions& options, const GlobalOptions& global) {
-  config::Config base;
-  if (!global.config_path.empty()) {
-    config::ConfigLoad load =
-        config::load_config_file(global.config_path, service::extension_names());
-    if (!load.ok()) {
-      return report_problems(global.config_path, load.problems);
-    }
-    base = std::move(load.config);
+  auto base = load_global_config(global, "simulate");
+  if (!base) {
+    std::cerr << base.error();
+    return kBadInput;
   }
-  sim::ScenarioLoad load = sim::load_scenario_file(options.scenario_path, base);
+  sim::ScenarioLoad load = sim::load_scenario_file(options.scenario_path, *base);
   if (!load.ok()) {
     return report_problems(options.scenario_path, load.problems);
   }

@@ -9,12 +9,11 @@
 #include <string>
 
 #include "daemon/cli/commands.hpp"
+#include "daemon/cli/global_config.hpp"
 #include "daemon/codec/scan_document.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/codec/state_file.hpp"
-#include "daemon/config/load.hpp"
 #include "daemon/host/host_scanner.hpp"
-#include "daemon/service/extension_names.hpp"
 #include "daemon/service/node_baselines.hpp"
 
 namespace nb::cli {
@@ -27,19 +26,12 @@ struct SnapshotOptions {
 };
 
 int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
-  config::Config config;
-  if (!global.config_path.empty()) {
-    config::ConfigLoad load =
-        config::load_config_file(global.config_path, service::extension_names());
-    if (!load.ok()) {
-      for (const config::ConfigProblem& problem : load.problems) {
-        std::cerr << "numabalancerd snapshot: " << global.config_path << ": " << problem.to_string()
-                  << '\n';
-      }
-      return kFailed;
-    }
-    config = std::move(load.config);
+  auto settings = load_global_config(global, "snapshot");
+  if (!settings) {
+    std::cerr << settings.error();
+    return kFailed;
   }
+  const config::Config& config = *settings;
 
   host::HostScanner scanner(options.host_root, config);
   auto scan = scanner.scan(std::chrono::system_clock::now());

@@ -1,0 +1,26 @@
+#include "daemon/cli/global_config.hpp"
+
+#include "daemon/config/load.hpp"
+#include "daemon/service/extension_names.hpp"
+
+namespace nb::cli {
+
+Result<config::Config, std::string> load_global_config(const GlobalOptions& global,
+                                                       std::string_view command) {
+  if (global.config_path.empty()) {
+    return config::Config{};
+  }
+  config::ConfigLoad load =
+      config::load_config_file(global.config_path, service::extension_names());
+  if (load.ok()) {
+    return std::move(load.config);
+  }
+  std::string lines;
+  for (const config::ConfigProblem& problem : load.problems) {
+    lines += "numabalancerd " + std::string(command) + ": " + global.config_path + ": " +
+             problem.to_string() + '\n';
+  }
+  return lines;
+}
+
+}  // namespace nb::cli
