@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <charconv>
 
-#include "actuator/file_descriptor.hpp"
+#include "base/file_descriptor.hpp"
 
 namespace nb::actuator {
 namespace {

@@ -10,8 +10,8 @@
 #include <limits>
 #include <thread>
 
-#include "actuator/file_descriptor.hpp"
 #include "actuator/pidfd.hpp"
+#include "base/file_descriptor.hpp"
 
 namespace nb::actuator {
 namespace {

@@ -32,10 +32,4 @@ Status pidfd_send_signal(int pidfd, int signal) {
   return Ok{};
 }
 
-Pidfd::~Pidfd() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-  }
-}
-
 }  // namespace nb::actuator

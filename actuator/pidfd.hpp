@@ -3,6 +3,7 @@
 // process for as long as it is open: its pid may be reused once the process is reaped, the pidfd
 // never. Debian 12's glibc has no wrappers, so these go through syscall(2).
 
+#include "base/file_descriptor.hpp"
 #include "base/result.hpp"
 
 namespace nb::actuator {
@@ -15,18 +16,7 @@ bool pidfd_exited(int pidfd);
 // ESRCH when the process has already exited.
 Status pidfd_send_signal(int pidfd, int signal);
 
-// Owns one pidfd and closes it.
-class Pidfd {
- public:
-  explicit Pidfd(int fd) : fd_(fd) {}
-  ~Pidfd();
-  Pidfd(const Pidfd&) = delete;
-  Pidfd& operator=(const Pidfd&) = delete;
-
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+// A pidfd is owned and closed like any other descriptor.
+using Pidfd = FileDescriptor;
 
 }  // namespace nb::actuator

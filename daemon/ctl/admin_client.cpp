@@ -67,32 +67,19 @@ Result<AdminClient> AdminClient::connect(const std::filesystem::path& socket_pat
     return make_error(ENAMETOOLONG, path);
   }
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) {
+  FileDescriptor fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!fd.valid()) {
     return make_error(errno, "socket");
   }
-  if (auto connected = connect_by(fd, address, deadline, path); !connected) {
-    ::close(fd);
+  if (auto connected = connect_by(fd.get(), address, deadline, path); !connected) {
     return connected.error();
   }
-  return AdminClient(fd, timeout);
-}
-
-AdminClient::AdminClient(AdminClient&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
-      timeout_(other.timeout_),
-      next_id_(other.next_id_),
-      buffer_(std::move(other.buffer_)) {}
-
-AdminClient::~AdminClient() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-  }
+  return AdminClient(std::move(fd), timeout);
 }
 
 Status AdminClient::wait_until_ready(short events, Deadline deadline, const char* doing) {
   while (true) {
-    pollfd waiting{fd_, events, 0};
+    pollfd waiting{fd_.get(), events, 0};
     int ready = ::poll(&waiting, 1, poll_timeout(deadline));
     if (ready > 0) {
       return Ok{};
@@ -116,7 +103,7 @@ Result<long long> AdminClient::send(const std::string& cmd, nlohmann::json args,
     if (auto ready = wait_until_ready(POLLOUT, deadline, "send to numabalancerd"); !ready) {
       return ready.error();
     }
-    ssize_t sent = ::send(fd_, rest.data(), rest.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ssize_t sent = ::send(fd_.get(), rest.data(), rest.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (sent < 0) {
       if (errno == EINTR || errno == EAGAIN) {
         continue;
@@ -171,7 +158,7 @@ Result<std::string> AdminClient::read_line(Deadline deadline) {
       return ready.error();
     }
     char chunk[65536];
-    ssize_t got = ::recv(fd_, chunk, sizeof chunk, MSG_DONTWAIT);
+    ssize_t got = ::recv(fd_.get(), chunk, sizeof chunk, MSG_DONTWAIT);
     if (got < 0) {
       if (errno == EINTR || errno == EAGAIN) {
         continue;

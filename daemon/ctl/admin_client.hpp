@@ -9,7 +9,9 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <utility>
 
+#include "base/file_descriptor.hpp"
 #include "base/result.hpp"
 #include "daemon/wire/protocol.hpp"
 
@@ -26,10 +28,9 @@ class AdminClient {
   // as long for its reply.
   static Result<AdminClient> connect(const std::filesystem::path& socket_path,
                                      std::chrono::milliseconds timeout);
-  AdminClient(AdminClient&& other) noexcept;
+  AdminClient(AdminClient&& other) noexcept = default;
   AdminClient& operator=(AdminClient&&) = delete;
   AdminClient(const AdminClient&) = delete;
-  ~AdminClient();
 
   // Sends the request and returns its response; events arriving meanwhile are skipped.
   Result<wire::Response> call(const std::string& cmd,
@@ -43,12 +44,13 @@ class AdminClient {
   std::chrono::milliseconds timeout() const { return timeout_; }
 
  private:
-  AdminClient(int fd, std::chrono::milliseconds timeout) : fd_(fd), timeout_(timeout) {}
+  AdminClient(FileDescriptor fd, std::chrono::milliseconds timeout)
+      : fd_(std::move(fd)), timeout_(timeout) {}
   Result<std::string> read_line(Deadline deadline);
   // Until the socket is ready for `events` or the deadline passes (ETIMEDOUT).
   Status wait_until_ready(short events, Deadline deadline, const char* doing);
 
-  int fd_ = -1;
+  FileDescriptor fd_;
   std::chrono::milliseconds timeout_;
   long long next_id_ = 1;
   std::string buffer_;

@@ -17,47 +17,30 @@ constexpr std::size_t kChunkBytes = 64 * 1024;
 }  // namespace
 
 Result<ReverseLines> ReverseLines::open(const std::filesystem::path& file, std::size_t max_bytes) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) {
     if (errno == ENOENT) {
-      return ReverseLines(-1, 0, max_bytes);
+      return ReverseLines(FileDescriptor(), 0, max_bytes);
     }
     return make_error(errno, "open " + file.string());
   }
   struct stat info {};
-  if (::fstat(fd, &info) != 0) {
-    int error = errno;
-    ::close(fd);
-    return make_error(error, "stat " + file.string());
+  if (::fstat(fd.get(), &info) != 0) {
+    return make_error(errno, "stat " + file.string());
   }
-  return ReverseLines(fd, static_cast<std::size_t>(info.st_size), max_bytes);
+  return ReverseLines(std::move(fd), static_cast<std::size_t>(info.st_size), max_bytes);
 }
 
-ReverseLines::ReverseLines(int fd, std::size_t size, std::size_t max_bytes)
-    : fd_(fd), offset_(size), max_bytes_(max_bytes) {}
-
-ReverseLines::ReverseLines(ReverseLines&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
-      offset_(other.offset_),
-      max_bytes_(other.max_bytes_),
-      bytes_read_(other.bytes_read_),
-      capped_(other.capped_),
-      done_(other.done_),
-      pending_(std::move(other.pending_)) {}
-
-ReverseLines::~ReverseLines() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-  }
-}
+ReverseLines::ReverseLines(FileDescriptor fd, std::size_t size, std::size_t max_bytes)
+    : fd_(std::move(fd)), offset_(size), max_bytes_(max_bytes) {}
 
 Status ReverseLines::read_chunk() {
   std::size_t size = std::min({kChunkBytes, offset_, max_bytes_ - bytes_read_});
   std::string chunk(size, '\0');
   std::size_t got = 0;
   while (got < size) {
-    ssize_t n =
-        ::pread(fd_, chunk.data() + got, size - got, static_cast<off_t>(offset_ - size + got));
+    ssize_t n = ::pread(fd_.get(), chunk.data() + got, size - got,
+                        static_cast<off_t>(offset_ - size + got));
     if (n < 0 && errno == EINTR) {
       continue;
     }
@@ -82,9 +65,9 @@ Result<std::optional<std::string>> ReverseLines::previous() {
       pending_.resize(newline);
       return std::optional<std::string>(std::move(line));
     }
-    if (offset_ == 0 || fd_ < 0) {
+    if (offset_ == 0 || !fd_.valid()) {
       done_ = true;
-      if (fd_ < 0) {
+      if (!fd_.valid()) {
         return std::optional<std::string>();
       }
       return std::optional<std::string>(std::move(pending_));

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "base/file_descriptor.hpp"
 #include "base/result.hpp"
 
 namespace nb::wire {
@@ -17,11 +18,10 @@ class ReverseLines {
   // A missing file has no lines.
   static Result<ReverseLines> open(const std::filesystem::path& file, std::size_t max_bytes);
 
-  ReverseLines(ReverseLines&& other) noexcept;
+  ReverseLines(ReverseLines&& other) noexcept = default;
   ReverseLines& operator=(ReverseLines&&) = delete;
   ReverseLines(const ReverseLines&) = delete;
   ReverseLines& operator=(const ReverseLines&) = delete;
-  ~ReverseLines();
 
   // The previous line without its newline (possibly empty); nullopt at the start of the file or
   // at the byte cap.
@@ -32,10 +32,10 @@ class ReverseLines {
   bool capped() const { return capped_; }
 
  private:
-  ReverseLines(int fd, std::size_t size, std::size_t max_bytes);
+  ReverseLines(FileDescriptor fd, std::size_t size, std::size_t max_bytes);
   Status read_chunk();
 
-  int fd_ = -1;
+  FileDescriptor fd_;       // none for a missing file
   std::size_t offset_ = 0;  // file offset where pending_ begins
   std::size_t max_bytes_ = 0;
   std::size_t bytes_read_ = 0;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <utility>
 
 #include "daemon/codec/audit_log.hpp"
 #include "daemon/wire/audit_log_reader.hpp"
@@ -42,13 +43,9 @@ Status write_line(int fd, std::string_view line, off_t size_before,
 
 }  // namespace
 
-AuditLog::~AuditLog() {
-  close();
-}
-
 void AuditLog::append(const config::ExportConfig& config, const nlohmann::json& entry) {
   if (config.audit_log.empty()) {
-    close();
+    fd_.reset();
     return;
   }
   auto written = write(config, codec::to_audit_line(entry));
@@ -60,15 +57,15 @@ void AuditLog::append(const config::ExportConfig& config, const nlohmann::json& 
 
 Status AuditLog::write(const config::ExportConfig& config, const std::string& line) {
   std::filesystem::path path = config.audit_log;
-  if (fd_ >= 0 && (path != path_ || !still_at_path())) {
-    close();
+  if (fd_.valid() && (path != path_ || !still_at_path())) {
+    fd_.reset();
   }
-  if (fd_ < 0) {
+  if (!fd_.valid()) {
     if (auto opened = open(path); !opened) {
       return opened;
     }
   }
-  auto size = size_of(fd_, path_);
+  auto size = size_of(fd_.get(), path_);
   if (!size) {
     return size.error();
   }
@@ -77,54 +74,44 @@ Status AuditLog::write(const config::ExportConfig& config, const std::string& li
     if (::rename(path_.c_str(), rotated.c_str()) != 0) {
       return make_error(errno, "rename " + path_.string() + " to " + rotated.string());
     }
-    close();
+    fd_.reset();
     if (auto opened = open(path); !opened) {
       return opened;
     }
-    size = size_of(fd_, path_);
+    size = size_of(fd_.get(), path_);
     if (!size) {
       return size.error();
     }
   }
-  return write_line(fd_, line, static_cast<off_t>(*size), path_);
+  return write_line(fd_.get(), line, static_cast<off_t>(*size), path_);
 }
 
 Status AuditLog::open(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-  if (fd < 0) {
+  FileDescriptor fd(::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0640));
+  if (!fd.valid()) {
     return make_error(errno, "open " + path.string());
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int code = errno;
-    ::close(fd);
-    return make_error(code, "stat " + path.string());
+  if (::fstat(fd.get(), &st) != 0) {
+    return make_error(errno, "stat " + path.string());
   }
   // A crash may have left half a line without its newline; the next line must not continue it.
   if (st.st_size > 0) {
     char last = '\n';
-    if (::pread(fd, &last, 1, st.st_size - 1) != 1) {
+    if (::pread(fd.get(), &last, 1, st.st_size - 1) != 1) {
       last = '\n';
     }
     if (last != '\n') {
-      if (auto written = write_line(fd, "\n", st.st_size, path); !written) {
-        ::close(fd);
+      if (auto written = write_line(fd.get(), "\n", st.st_size, path); !written) {
         return written;
       }
     }
   }
-  fd_ = fd;
+  fd_ = std::move(fd);
   path_ = path;
   device_ = st.st_dev;
   inode_ = st.st_ino;
   return Ok{};
-}
-
-void AuditLog::close() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    fd_ = -1;
-  }
 }
 
 bool AuditLog::still_at_path() const {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "base/file_descriptor.hpp"
 #include "base/result.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/service/export/failure_log.hpp"
@@ -21,7 +22,6 @@ namespace nb::service {
 class AuditLog {
  public:
   AuditLog() = default;
-  ~AuditLog();
   AuditLog(const AuditLog&) = delete;
   AuditLog& operator=(const AuditLog&) = delete;
 
@@ -35,10 +35,9 @@ class AuditLog {
  private:
   Status write(const config::ExportConfig& config, const std::string& line);
   Status open(const std::filesystem::path& path);
-  void close();
   bool still_at_path() const;
 
-  int fd_ = -1;
+  FileDescriptor fd_;
   std::filesystem::path path_;
   dev_t device_ = 0;
   ino_t inode_ = 0;
