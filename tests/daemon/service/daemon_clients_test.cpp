@@ -30,7 +30,6 @@ using nlohmann::json;
 using testing::DaemonHarness;
 using testing::DaemonTest;
 using testing::error_code;
-using testing::ready_decision;
 using testing::SocketClient;
 
 TEST_F(DaemonTest, NonAdminPeerIsForbiddenToPauseButGetsStatus) {
@@ -72,13 +71,7 @@ TEST_F(DaemonTest, NonAdminPeerIsForbiddenToPauseButGetsStatus) {
 TEST_F(DaemonTest, FiftyConcurrentClientsGetStatusWithin50msWhileAJobRuns) {
   DaemonHarness daemon(tree);
   ASSERT_TRUE(daemon.start().ok());
-  daemon.set_decision(ready_decision({"pods/a"}));
-  daemon.hold_jobs();
-  {
-    SocketClient client(daemon.socket());
-    ASSERT_EQ(daemon.reconcile(client)["outcome"], "started");
-  }
-  ASSERT_TRUE(daemon.wait_for_job_entered());
+  ASSERT_TRUE(daemon.start_a_held_job());
 
   constexpr int kClients = 50;
   std::vector<std::unique_ptr<SocketClient>> clients;

@@ -202,6 +202,15 @@ class DaemonHarness {
     return nullptr;
   }
 
+  // A round that starts a job on pods/a, and the job stays until release_jobs() or a cancel: true
+  // once the job has entered. The daemon must be running.
+  bool start_a_held_job() {
+    set_decision(ready_decision({"pods/a"}));
+    hold_jobs();
+    SocketClient client(socket());
+    return reconcile(client)["outcome"] == "started" && wait_for_job_entered();
+  }
+
   bool wait_for_job_entered(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
     std::unique_lock lock(fakes_.mutex);
     return fakes_.changed.wait_for(lock, timeout, [this] { return fakes_.job_entered; });

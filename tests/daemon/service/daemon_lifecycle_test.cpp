@@ -34,13 +34,7 @@ using testing::SocketClient;
 TEST_F(DaemonTest, StopDuringAJobCancelsItSavesStateAndExitsQuickly) {
   DaemonHarness daemon(tree);
   ASSERT_TRUE(daemon.start().ok());
-  daemon.set_decision(ready_decision({"pods/a"}));
-  daemon.hold_jobs();
-  {
-    SocketClient client(daemon.socket());
-    ASSERT_EQ(daemon.reconcile(client)["outcome"], "started");
-  }
-  ASSERT_TRUE(daemon.wait_for_job_entered());
+  ASSERT_TRUE(daemon.start_a_held_job());
   auto begin = std::chrono::steady_clock::now();
   ASSERT_EQ(::kill(::getpid(), SIGTERM), 0);
   ASSERT_TRUE(daemon.join(5s));

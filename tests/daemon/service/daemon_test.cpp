@@ -120,11 +120,8 @@ TEST_F(DaemonTest, ReadyDecisionStartsAJobWithThePlanAsBudget) {
 TEST_F(DaemonTest, DecisionWhileAJobRunsIsDeferredAndVisible) {
   DaemonHarness daemon(tree);
   ASSERT_TRUE(daemon.start().ok());
-  daemon.set_decision(ready_decision({"pods/a"}));
-  daemon.hold_jobs();
+  ASSERT_TRUE(daemon.start_a_held_job());
   SocketClient client(daemon.socket());
-  ASSERT_EQ(daemon.reconcile(client)["outcome"], "started");
-  ASSERT_TRUE(daemon.wait_for_job_entered());
   auto second = daemon.reconcile(client);
   EXPECT_EQ(second["outcome"], "deferred");
   auto status = client.call("status")["result"];
