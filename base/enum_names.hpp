@@ -38,9 +38,8 @@ constexpr std::optional<Enum> value_named(const EnumName<Enum> (&names)[N], std:
 }
 
 // True when the table lists the values 0 … N-1 in declaration order. Each table is checked with
-// it at compile time, so a value inserted into its enum without a name breaks the build; one
-// appended at the end is caught by that enum's name test (its last value must not read back as
-// the fallback).
+// it at compile time, so a value inserted into its enum without a name breaks the build. One
+// appended at the end is not caught: it reads as the fallback until its table names it.
 template <typename Enum, std::size_t N>
 constexpr bool names_every_value(const EnumName<Enum> (&names)[N]) {
   for (std::size_t i = 0; i < N; ++i) {

@@ -15,10 +15,15 @@ Result<config::Config, std::string> load_global_config(const GlobalOptions& glob
   if (load.ok()) {
     return std::move(load.config);
   }
+  return problem_lines(command, global.config_path, load.problems);
+}
+
+std::string problem_lines(std::string_view command, const std::string& file,
+                          const std::vector<config::ConfigProblem>& problems) {
   std::string lines;
-  for (const config::ConfigProblem& problem : load.problems) {
-    lines += "numabalancerd " + std::string(command) + ": " + global.config_path + ": " +
-             problem.to_string() + '\n';
+  for (const config::ConfigProblem& problem : problems) {
+    lines +=
+        "numabalancerd " + std::string(command) + ": " + file + ": " + problem.to_string() + '\n';
   }
   return lines;
 }

@@ -7,7 +7,6 @@
 
 #include "daemon/cli/commands.hpp"
 #include "daemon/cli/global_config.hpp"
-#include "daemon/config/load.hpp"
 #include "daemon/sim/output.hpp"
 #include "daemon/sim/scenario_load.hpp"
 #include "daemon/sim/simulation.hpp"
@@ -24,13 +23,6 @@ struct SimulateOptions {
 
 constexpr int kBadInput = 2;
 
-int report_problems(const std::string& file, const std::vector<config::ConfigProblem>& problems) {
-  for (const config::ConfigProblem& problem : problems) {
-    std::cerr << "numabalancerd simulate: " << file << ": " << problem.to_string() << '\n';
-  }
-  return kBadInput;
-}
-
 int run_simulate(const SimulateOptions& options, const GlobalOptions& global) {
   auto base = load_global_config(global, "simulate");
   if (!base) {
@@ -39,7 +31,8 @@ int run_simulate(const SimulateOptions& options, const GlobalOptions& global) {
   }
   sim::ScenarioLoad load = sim::load_scenario_file(options.scenario_path, *base);
   if (!load.ok()) {
-    return report_problems(options.scenario_path, load.problems);
+    std::cerr << problem_lines("simulate", options.scenario_path, load.problems);
+    return kBadInput;
   }
   const sim::Scenario& scenario = load.scenario;
   std::vector<sim::Mode> modes;

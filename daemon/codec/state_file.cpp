@@ -254,11 +254,11 @@ LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
   aside += ".corrupt-" + compact_time(now);
   std::error_code error;
   std::filesystem::rename(file, aside, error);
-  Result<std::filesystem::path> moved_to =
-      error
-          ? Result<std::filesystem::path>(make_error(error.value(), "rename to " + aside.string()))
-          : Result<std::filesystem::path>(aside);
-  return {.contents = {}, .set_aside = SetAside{contents.error(), std::move(moved_to)}};
+  SetAside set_aside{.unreadable = contents.error(), .moved_to = aside};
+  if (error) {
+    set_aside.moved_to = make_error(error.value(), "rename to " + aside.string());
+  }
+  return {.contents = {}, .set_aside = std::move(set_aside)};
 }
 
 Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
