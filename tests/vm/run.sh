@@ -9,6 +9,8 @@
 #   NB_VM_KERNEL=/path        boot this image instead of Debian's stable kernel (6.1)
 #   NB_VM_KERNEL_BACKPORTS=/path  the same for the backports kernel (6.12); "none" skips it
 #   NB_VM_TIMEOUT_SCALE=N     multiply every guest's timeout (slow machines)
+#   NB_VM_BOOT_DEADLINE_S=N   seconds a guest has to reach /init before it is booted again, once
+#                             (default 120 times the scale)
 # Installs nothing (scripts/setup.sh --tests does). Downloads are cached in tests/vm/cache/.
 # Prints one line per check and "N passed, M failed"; exits non-zero on any failure, including a
 # guest that did not boot or did not finish.
