@@ -37,6 +37,11 @@ function(nb_add_test_suite name dir)
   # Tests that read fixture files or run the built binaries find them through these.
   target_compile_definitions(${name} PRIVATE NB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                              NB_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  # Nothing fuzzes a test: the clang tree leaves the fuzzers' coverage hooks out of test code,
+  # which compiles a test unit 5 to 25 % faster there (the libraries keep them).
+  if(NB_FUZZ)
+    target_compile_options(${name} PRIVATE -fno-sanitize=fuzzer-no-link)
+  endif()
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${suite_LABEL})
   # `cmake --build DIR --target unit_tests` builds what `ctest -L unit` runs and nothing else.
   if(suite_LABEL STREQUAL "unit")
