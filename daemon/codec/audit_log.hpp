@@ -13,8 +13,9 @@
 //       one per round whose effect was measured (or could not be), effect_delay after its job;
 //   {"time", "kind": "command", "command", "via", "args", "uid", "pid", "result", "error"}
 //       one per state-changing admin command (pause, resume, dry_run, cancel, migrate, reload)
-//       and per SIGHUP reload: "via" is "socket" or "SIGHUP", "uid" and "pid" the peer's (null
-//       for a signal), "result" "ok" or "failed" with the "error" (else null).
+//       and per SIGHUP reload: "via" is "socket" or "SIGHUP", "uid" and "pid" the socket peer's
+//       or the signal's sender (null when unknown: a peer without credentials, a SIGHUP the
+//       kernel raised), "result" "ok" or "failed" with the "error" (else null).
 // A round entry whose round ended without a job says "acted": false; a started round's job
 // entry says what it did.
 // The file is size-rotated to FILE.1, one generation: the log holds between max and twice max
@@ -48,7 +49,7 @@ struct CommandAudit {
   std::string command;  // as the admin protocol names it: "pause", "dry_run", "reload", ...
   std::string via;      // "socket" or the signal, "SIGHUP"
   nlohmann::json args = nlohmann::json::object();
-  // The peer's, from its socket credentials; none for a signal.
+  // The peer's, from its socket credentials, or the signal's sender; none when unknown.
   std::optional<uid_t> uid = std::nullopt;
   std::optional<pid_t> pid = std::nullopt;
   std::optional<std::string> error = std::nullopt;  // none: it succeeded

@@ -133,10 +133,15 @@ Row audit_effect_row(const json& entry) {
 
 // Who ran a state-changing command (the socket peer, or the signal) and, when it failed, why.
 Row audit_command_row(const json& entry) {
-  std::string detail =
-      field(entry, "via") == "socket"
-          ? "by uid " + cell_text(field(entry, "uid")) + " pid " + cell_text(field(entry, "pid"))
-          : "on " + cell_text(field(entry, "via"));
+  std::string sender =
+      "uid " + cell_text(field(entry, "uid")) + " pid " + cell_text(field(entry, "pid"));
+  std::string detail = "by " + sender;
+  if (field(entry, "via") != "socket") {
+    detail = "on " + cell_text(field(entry, "via"));
+    if (!field(entry, "uid").is_null()) {
+      detail += " from " + sender;
+    }
+  }
   if (const json& args = field(entry, "args"); args.is_object() && !args.empty()) {
     detail += " " + args.dump();
   }

@@ -13,6 +13,7 @@
 #include "daemon/service/round_effects.hpp"
 #include "daemon/service/round_history.hpp"
 #include "daemon/service/round_job.hpp"
+#include "daemon/service/signal_sender.hpp"
 
 namespace nb::service {
 
@@ -71,6 +72,10 @@ Status Daemon::start() {
   signals_.add(SIGTERM);
   signals_.add(SIGINT);
   signals_.add(SIGHUP);
+  if (auto chained = chain_sighup_sender(); !chained.ok()) {
+    spdlog::warn("a SIGHUP reload's audit entry will not name its sender: {}",
+                 chained.error().message());
+  }
   arm_signals();
 
   next_round_ = std::chrono::steady_clock::now() + state_.config.daemon.interval;
@@ -139,7 +144,12 @@ void Daemon::arm_signals() {
       return;
     }
     if (signal == SIGHUP) {
-      record_command({.command = "reload", .via = "SIGHUP", .error = rejection(reload())});
+      auto sender = take_sighup_sender();
+      record_command({.command = "reload",
+                      .via = "SIGHUP",
+                      .uid = sender ? std::optional(sender->uid) : std::nullopt,
+                      .pid = sender ? std::optional(sender->pid) : std::nullopt,
+                      .error = rejection(reload())});
       arm_signals();
       return;
     }

@@ -27,10 +27,12 @@ std::string on_one_line(std::string_view text) {
 }
 
 std::string caller(const codec::CommandAudit& command) {
+  bool known = command.uid && command.pid;
   if (command.via != "socket") {
-    return "on " + command.via;
+    return "on " + command.via +
+           (known ? fmt::format(" from uid {} pid {}", *command.uid, *command.pid) : "");
   }
-  if (!command.uid || !command.pid) {
+  if (!known) {
     return "over the admin socket by an unknown peer";
   }
   return fmt::format("over the admin socket by uid {} pid {}", *command.uid, *command.pid);

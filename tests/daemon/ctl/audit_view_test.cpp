@@ -48,6 +48,13 @@ TEST(AuditView, ShowsWhoRanACommandAndWhyItFailed) {
   EXPECT_THAT(text, Not(HasSubstr("round "))) << "a command is not shown as a round";
 }
 
+TEST(AuditView, ASighupNamesItsSenderWhenKnown) {
+  codec::CommandAudit reload{"reload", "SIGHUP", json::object(), 0, 777, std::nullopt};
+  json result{{"entries", {codec::audit_command_entry(minutes_ago(1), reload)}},
+              {"skipped_lines", 0}};
+  EXPECT_THAT(format_audit_entries(result), HasSubstr("on SIGHUP from uid 0 pid 777"));
+}
+
 TEST(AuditView, NoSkippedLinesNoFootnote) {
   auto text = format_audit_entries(json{{"entries", json::array()}, {"skipped_lines", 0}});
   EXPECT_THAT(text, Not(HasSubstr("skipped")));

@@ -3,6 +3,7 @@
 // audit log. Before, a successful reload over the socket logged nothing, and none of them reached
 // the audit log.
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -134,7 +135,7 @@ TEST_F(DaemonAuditTest, ARejectedReloadRecordsWhy) {
       << "the problems follow on the same line";
 }
 
-TEST_F(DaemonAuditTest, SighupReloadIsLoggedAndAuditedAsTheSignals) {
+TEST_F(DaemonAuditTest, SighupReloadIsLoggedAndAuditedWithItsSender) {
   CapturedLog log;
   ASSERT_TRUE(daemon.start().ok());
   SocketClient client(daemon.socket());
@@ -147,9 +148,12 @@ TEST_F(DaemonAuditTest, SighupReloadIsLoggedAndAuditedAsTheSignals) {
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0]["command"], "reload");
   EXPECT_EQ(entries[0]["via"], "SIGHUP");
-  EXPECT_TRUE(entries[0]["uid"].is_null()) << "a signal's sender is not known";
+  EXPECT_EQ(entries[0]["uid"], ::getuid()) << "the signal's sender: this process";
+  EXPECT_EQ(entries[0]["pid"], ::getpid());
   EXPECT_EQ(entries[0]["result"], "ok");
-  EXPECT_EQ(log.count("reload on SIGHUP: ok"), 1u);
+  EXPECT_EQ(
+      log.count(fmt::format("reload on SIGHUP from uid {} pid {}: ok", ::getuid(), ::getpid())),
+      1u);
 }
 
 }  // namespace
