@@ -125,9 +125,15 @@ wl_verify kept walk.data
 daemon_alive walk.daemon_answers
 
 # 3. The first destination is nearly full: a hog outside the pool takes node 1's free memory.
+# The engine shares the work in proportion to free memory, so with node 2 all free, node 1's
+# share (about 8 MiB of its 26 free) could fit above the kernel's watermarks and nothing was
+# refused (2026-12-07: no ENOMEM with 27 MiB free, ENOMEM with 25.5). A second hog leaves node 2
+# 200 MiB: node 1's share is then about twice what it can take, and node 2 has room for the rest.
 hog=$(cg_create dfaults-hog)
 wl_start hog "$hog" 1 --fill-leaving-mib 0 --policy preferred || exit 1
-info "hog holds $(($(wl_bytes_on hog 1) / MIB)) MiB of node 1; $(awk '/MemFree/ { print $4 / 1024 }' /sys/devices/system/node/node1/meminfo) MiB left free there"
+wl_start hog2 "$hog" 2 --fill-leaving-mib 200 --policy preferred || exit 1
+node_free_mib() { awk '/MemFree/ { print $4 / 1024 }' "/sys/devices/system/node/node$1/meminfo"; }
+info "hog holds $(($(wl_bytes_on hog 1) / MIB)) MiB of node 1; $(node_free_mib 1) MiB left free there, $(node_free_mib 2) MiB on node 2"
 full=$(cg_create dfaults/full)
 wl_start full "$full" 0 --mib 128 || exit 1
 full_pid=$WL_PID
@@ -155,5 +161,6 @@ check_ge full.on_node2 "$(numa_maps_bytes "$full_pid" 2)" $((100 * MIB)) "numa_m
 check_le full.not_on_node3 "$(numa_maps_anon_bytes "$full_pid" 3)" 0 "anonymous numa_maps bytes on node 3, outside the pool"
 wl_verify full full.data
 wl_verify hog full.hog_data
+wl_verify hog2 full.hog2_data
 daemon_alive full.daemon_answers
 daemon_stop final.stop
