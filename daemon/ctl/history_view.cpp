@@ -135,8 +135,10 @@ Row audit_effect_row(const json& entry) {
 Row audit_command_row(const json& entry) {
   std::string sender =
       "uid " + cell_text(field(entry, "uid")) + " pid " + cell_text(field(entry, "pid"));
-  std::string detail = "by " + sender;
-  if (field(entry, "via") != "socket") {
+  std::string detail;
+  if (field(entry, "via") == "socket") {
+    detail = "by " + sender;
+  } else {
     detail = "on " + cell_text(field(entry, "via"));
     if (!field(entry, "uid").is_null()) {
       detail += " from " + sender;

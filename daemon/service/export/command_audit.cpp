@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 namespace nb::service {
@@ -27,15 +28,14 @@ std::string on_one_line(std::string_view text) {
 }
 
 std::string caller(const codec::CommandAudit& command) {
-  bool known = command.uid && command.pid;
+  std::optional<std::string> sender;
+  if (command.uid && command.pid) {
+    sender = fmt::format("uid {} pid {}", *command.uid, *command.pid);
+  }
   if (command.via != "socket") {
-    return "on " + command.via +
-           (known ? fmt::format(" from uid {} pid {}", *command.uid, *command.pid) : "");
+    return "on " + command.via + (sender ? " from " + *sender : "");
   }
-  if (!known) {
-    return "over the admin socket by an unknown peer";
-  }
-  return fmt::format("over the admin socket by uid {} pid {}", *command.uid, *command.pid);
+  return "over the admin socket by " + sender.value_or("an unknown peer");
 }
 
 }  // namespace

@@ -108,6 +108,9 @@ cg_create() {
   echo "$path"
 }
 
+# node_free_bytes NODE: the node's free memory (MemFree of its meminfo), in bytes.
+node_free_bytes() { awk '/MemFree/ { print $4 * 1024 }' "/sys/devices/system/node/node$1/meminfo"; }
+
 # Anonymous bytes of a cgroup on a node, from memory.numa_stat ("anon N0=<bytes> N1=<bytes>").
 numa_stat_anon() {
   awk -v key="N$2=" '$1 == "anon" { for (i = 2; i <= NF; i++) if (index($i, key) == 1) value = substr($i, length(key) + 1) }

@@ -137,10 +137,13 @@ guest_run() {
 
   # qemu exits 0 even after a guest panic; only the guest's own last line proves it finished.
   if [[ -z "$done_line" ]]; then
-    local why="no 'done' line from the guest"
-    ((status == 124 || status == 137)) && why="timed out after ${timeout_s}s"
-    ((status == guest_boot_hung)) && why="did not reach /init within ${guest_boot_deadline_s}s, twice"
-    ((status != 0 && status != 124 && status != 137 && status != guest_boot_hung)) && why="qemu exited with $status: $(tail -n 3 "$dir/qemu.log" | tr '\n' ' ')"
+    local why
+    case $status in
+      0) why="no 'done' line from the guest" ;;
+      124 | 137) why="timed out after ${timeout_s}s" ;;
+      "$guest_boot_hung") why="did not reach /init within ${guest_boot_deadline_s}s, twice" ;;
+      *) why="qemu exited with $status: $(tail -n 3 "$dir/qemu.log" | tr '\n' ' ')" ;;
+    esac
     grep -q "Kernel panic" "$dir/console.log" 2>/dev/null && why="kernel panic: $(grep -m 1 'Kernel panic' "$dir/console.log")"
     fail_line "$name/finished $why (after ${elapsed}s; console: $dir/console.log)"
     echo "  last console lines:"

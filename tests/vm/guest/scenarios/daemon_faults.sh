@@ -132,8 +132,7 @@ daemon_alive walk.daemon_answers
 hog=$(cg_create dfaults-hog)
 wl_start hog "$hog" 1 --fill-leaving-mib 0 --policy preferred || exit 1
 wl_start hog2 "$hog" 2 --fill-leaving-mib 200 --policy preferred || exit 1
-node_free_mib() { awk '/MemFree/ { print $4 / 1024 }' "/sys/devices/system/node/node$1/meminfo"; }
-info "hog holds $(($(wl_bytes_on hog 1) / MIB)) MiB of node 1; $(node_free_mib 1) MiB left free there, $(node_free_mib 2) MiB on node 2"
+info "hog holds $(($(wl_bytes_on hog 1) / MIB)) MiB of node 1; $(($(node_free_bytes 1) / MIB)) MiB left free there, $(($(node_free_bytes 2) / MIB)) MiB on node 2"
 full=$(cg_create dfaults/full)
 wl_start full "$full" 0 --mib 128 || exit 1
 full_pid=$WL_PID

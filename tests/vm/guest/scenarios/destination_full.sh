@@ -9,7 +9,7 @@
 slack=$((8 * MIB))
 hog_cgroup=$(cg_create faults/hog)
 wl_start hog "$hog_cgroup" 1 --fill-leaving-mib 0 --policy preferred || exit 1
-free_before=$(awk '/MemFree/ { print $4 * 1024 }' /sys/devices/system/node/node1/meminfo)
+free_before=$(node_free_bytes 1)
 info "hog holds $(($(wl_bytes_on hog 1) / MIB)) MiB of node 1; $((free_before / MIB)) MiB left free there"
 victim=$(cg_create faults/full)
 wl_start full "$victim" 0 --mib 128 || exit 1
