@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/human_format.hpp"
+#include "core/cooldown.hpp"
 
 namespace nb::core {
 
@@ -28,6 +29,12 @@ std::vector<const Round*> measured_rounds(const History& history, NodeId source)
   std::stable_sort(measured.begin(), measured.end(),
                    [](const Round* a, const Round* b) { return a->time > b->time; });
   return measured;
+}
+
+int rounds_in_flight(const History& history, NodeId source) {
+  return static_cast<int>(std::count_if(history.begin(), history.end(), [&](const Round& round) {
+    return round.migrated && round.source_node == source && round.effect_pending;
+  }));
 }
 
 int leading_failures(const std::vector<const Round*>& measured) {
@@ -62,6 +69,22 @@ std::optional<std::string> hold_back(const History& history, NodeId source, Time
     notes.add("backoff: off (backoff_after 0)");
     return std::nullopt;
   }
+  // Rounds whose effects are not measured yet may not have helped either: with them, no more than
+  // backoff_after rounds go out before the readings say whether moving helps.
+  if (const int in_flight = rounds_in_flight(history, source); in_flight > 0) {
+    const int failed = leading_failures(measured_rounds(history, source));
+    if (in_flight + failed >= config.backoff_after) {
+      const std::string reason =
+          "backoff: " + std::to_string(in_flight) + " round(s)" + off_node +
+          " not measured yet" +
+          (failed > 0 ? ", after " + std::to_string(failed) + " that did not lower its latency"
+                      : std::string()) +
+          "; waiting for their effects (backoff_after " + std::to_string(config.backoff_after) +
+          ")";
+      notes.add(reason);
+      return reason;
+    }
+  }
   const auto backoff = backoff_for(history, source, config);
   if (!backoff) {
     const auto measured = measured_rounds(history, source);
@@ -93,6 +116,16 @@ std::optional<std::string> hold_back(const History& history, NodeId source, Time
   }
   notes.add(reason + ", but the " + wait + " is over");
   return std::nullopt;
+}
+
+std::optional<std::string> must_wait(const History& history, NodeId source, TimePoint now,
+                                     const PolicyConfig& config, Notes& notes) {
+  if (const Round* last = cooldown_round(history, now, config.min_interval)) {
+    return "the last round acted " +
+           format_age(std::chrono::duration_cast<Duration>(now - last->time)) +
+           ", within min_interval " + format_duration(config.min_interval);
+  }
+  return hold_back(history, source, now, config, notes);
 }
 
 }  // namespace nb::core

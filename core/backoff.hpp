@@ -7,7 +7,8 @@
 // backoff_after of them all did not improve, and k is the length of that run (it ends at the
 // first improving round), the next round may act only at the newest of them +
 // min(min_interval x 2^(k - backoff_after + 1), max_backoff). Rounds without an effect neither
-// extend nor end a run.
+// extend nor end a run. Rounds still in flight (their effect pending) count towards
+// backoff_after: once they and the run reach it, the next round waits for their effects.
 
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ std::optional<Backoff> backoff_for(const History& history, NodeId source,
 // The rule as a step of the decision: adds a "backoff:" line to `notes` and returns the
 // cooldown reason while the back-off holds at `now`.
 std::optional<std::string> hold_back(const History& history, NodeId source, TimePoint now,
+                                     const PolicyConfig& config, Notes& notes);
+
+// Why a round off `source` must wait: the cool-down after any acted round, then the back-off.
+std::optional<std::string> must_wait(const History& history, NodeId source, TimePoint now,
                                      const PolicyConfig& config, Notes& notes);
 
 }  // namespace nb::core

@@ -12,6 +12,7 @@
 #include "core/cooldown.hpp"
 #include "core/describe.hpp"
 #include "core/destinations.hpp"
+#include "core/equalize.hpp"
 #include "core/eviction.hpp"
 #include "core/notes.hpp"
 #include "core/ping_pong.hpp"
@@ -104,17 +105,6 @@ Refused<Judgement> judge_pressure(const Snapshot& snapshot, const Readings& read
   return Judgement{&pressured, std::move(*nearby), thresholds.mode, pressure};
 }
 
-// Why a round off `source` must wait: the cool-down after any acted round, then the back-off.
-std::optional<std::string> wait_reason(const History& history, NodeId source, TimePoint now,
-                                       const PolicyConfig& config, Notes& notes) {
-  if (const Round* last = cooldown_round(history, now, config.min_interval)) {
-    return "the last round acted " +
-           format_age(std::chrono::duration_cast<Duration>(now - last->time)) +
-           ", within min_interval " + format_duration(config.min_interval);
-  }
-  return hold_back(history, source, now, config, notes);
-}
-
 }  // namespace
 
 Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const History& history,
@@ -124,6 +114,9 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
 
 Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const History& history,
                 TimePoint now, const DecideOptions& options) {
+  if (config.strategy == Strategy::equalize) {
+    return decide_equalize(snapshot, config, history, now, options);
+  }
   Decision decision;
   decision.threshold = config.migrate_threshold;
   Notes notes(decision.explanation, options.explain);
@@ -166,7 +159,7 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   decision.source_node = source.id();
   decision.bandwidth_pressure = regulation.bandwidth_pressure;
 
-  if (auto reason = wait_reason(history, source.id(), now, config, notes)) {
+  if (auto reason = must_wait(history, source.id(), now, config, notes)) {
     return end_round(decision, DecisionStatus::cooldown, std::move(*reason));
   }
 

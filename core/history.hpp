@@ -27,6 +27,9 @@ struct Round {
   bool migrated = false;
   bool evicted = false;
   std::optional<RoundEffect> effect;  // absent until measured, or when it could not be
+  // Its job is over and its effect still to be measured: the round is in flight, and back-off
+  // counts it as one that may not have helped.
+  bool effect_pending = false;
 };
 
 using History = std::vector<Round>;

@@ -6,11 +6,15 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/strategy.hpp"
 #include "core/threshold_mode.hpp"
 
 namespace nb::core {
 
 struct PolicyConfig {
+  Strategy strategy = Strategy::katalyst;
+  // equalize: nodes whose loaded latencies are within this fraction of each other are even.
+  double equalize_deadband = 0.05;
   ThresholdMode threshold_mode = ThresholdMode::automatic;
   double grace_read_latency_ns = 70;
   double force_read_latency_ns = 80;

@@ -9,6 +9,7 @@
 
 #include "base/units.hpp"
 #include "core/latency_kind.hpp"
+#include "core/load_curve.hpp"
 
 namespace nb::core {
 
@@ -24,6 +25,8 @@ struct Node {
   std::optional<Bytes> free_bytes;
   std::optional<Bytes> total_bytes;
   std::string cpus;  // a cpulist; empty for a CPU-less memory-only node
+  // Bandwidth and latency pairs of past rounds, for `equalize`'s load curve; oldest first.
+  std::vector<LoadPoint> load_points;
 
   bool memory_only() const { return cpus.empty(); }
 };

@@ -37,8 +37,11 @@ int run_simulate(const SimulateOptions& options, const GlobalOptions& global) {
   const sim::Scenario& scenario = load.scenario;
   std::vector<sim::Mode> modes;
   if (options.compare.empty()) {
-    const core::ThresholdMode mode = scenario.config.policy.threshold_mode;
-    modes.push_back(sim::Mode{std::string(core::to_string(mode)), true, std::nullopt});
+    const core::PolicyConfig& policy = scenario.config.policy;
+    const std::string name = policy.strategy == core::Strategy::katalyst
+                                 ? std::string(core::to_string(policy.threshold_mode))
+                                 : std::string(core::to_string(policy.strategy));
+    modes.push_back(sim::Mode{name, true, std::nullopt, std::nullopt});
   } else {
     auto parsed = sim::parse_modes(options.compare);
     if (!parsed) {
@@ -78,7 +81,7 @@ void add_simulate_command(CLI::App& app, const GlobalOptions& global, int& exit_
   command->add_option("--scenario", options->scenario_path, "Scenario file (TOML)")->required();
   command->add_option("--compare", options->compare,
                       "Run once per mode and print them side by side: a comma-separated list of "
-                      "off, absolute, relative, auto");
+                      "off, absolute, relative, auto (the seed's strategy with that threshold mode), equalize");
   command->add_flag("--no-backoff", options->no_backoff,
                     "Turn the back-off rule off ([policy] backoff_after = 0)");
   command->add_flag("--json", options->json,

@@ -11,6 +11,31 @@ using nlohmann::json;
 
 namespace {
 
+template <typename Json>
+Json optional_number(const std::optional<double>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+// {"nodes": [{"node", "latency_before_ns", "latency_after_ns", "bandwidth_before_gbps",
+//  "bandwidth_after_gbps", "learned_curve"}], "traffic_per_gib", "service_latency_before_ns",
+//  "service_latency_after_ns"}
+template <typename Json>
+Json prediction_json(const core::Prediction& prediction) {
+  Json nodes = Json::array();
+  for (const core::NodePrediction& node : prediction.nodes) {
+    nodes.push_back({{"node", node.node},
+                     {"latency_before_ns", node.latency_before_ns},
+                     {"latency_after_ns", node.latency_after_ns},
+                     {"bandwidth_before_gbps", node.bandwidth_before_gbps},
+                     {"bandwidth_after_gbps", node.bandwidth_after_gbps},
+                     {"learned_curve", node.learned_curve}});
+  }
+  return Json{{"nodes", std::move(nodes)},
+              {"traffic_per_gib", prediction.traffic_per_gib},
+              {"service_latency_before_ns", optional_number<Json>(prediction.service_latency_before_ns)},
+              {"service_latency_after_ns", optional_number<Json>(prediction.service_latency_after_ns)}};
+}
+
 // Built for both JSON flavours: nlohmann::json (sorted keys) for code, ordered_json for people.
 template <typename Json>
 Json build(const core::Decision& decision, ExplanationField explanation) {
@@ -46,6 +71,13 @@ Json build(const core::Decision& decision, ExplanationField explanation) {
   }
   if (decision.source_node) {
     document["source_node"] = *decision.source_node;
+  }
+  // Only equalize's decisions name their strategy, so the seed's read as they always have.
+  if (decision.strategy != core::Strategy::katalyst) {
+    document["strategy"] = core::to_string(decision.strategy);
+  }
+  if (decision.prediction) {
+    document["prediction"] = prediction_json<Json>(*decision.prediction);
   }
   if (explanation == ExplanationField::include) {
     document["explanation"] = decision.explanation;
@@ -92,6 +124,45 @@ const json& field(const json& object, std::string_view path, std::string_view ke
   return reader::required_field(object, path, key);
 }
 
+std::optional<double> read_optional_number(const json& object, std::string_view key) {
+  if (const auto* value = reader::optional_field(object, key)) {
+    return reader::read_number(*value, reader::child("prediction", key));
+  }
+  return std::nullopt;
+}
+
+core::Prediction read_prediction(const json& value) {
+  const std::string_view root = "prediction";
+  reader::require_object(value, root);
+  reader::check_keys(value, root,
+                     {"nodes", "traffic_per_gib", "service_latency_before_ns",
+                      "service_latency_after_ns"});
+  core::Prediction prediction;
+  const json& nodes = field(value, root, "nodes");
+  reader::require_array(nodes, "prediction.nodes");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string path = reader::item("prediction.nodes", i);
+    const json& node = nodes[i];
+    reader::require_object(node, path);
+    reader::check_keys(node, path,
+                       {"node", "latency_before_ns", "latency_after_ns", "bandwidth_before_gbps",
+                        "bandwidth_after_gbps", "learned_curve"});
+    auto number = [&](std::string_view key) {
+      return reader::read_number(field(node, path, key), reader::child(path, key));
+    };
+    prediction.nodes.push_back(core::NodePrediction{
+        reader::read_node_id(field(node, path, "node"), reader::child(path, "node")),
+        number("latency_before_ns"), number("latency_after_ns"), number("bandwidth_before_gbps"),
+        number("bandwidth_after_gbps"),
+        reader::read_bool(field(node, path, "learned_curve"), reader::child(path, "learned_curve"))});
+  }
+  prediction.traffic_per_gib =
+      reader::read_number(field(value, root, "traffic_per_gib"), "prediction.traffic_per_gib");
+  prediction.service_latency_before_ns = read_optional_number(value, "service_latency_before_ns");
+  prediction.service_latency_after_ns = read_optional_number(value, "service_latency_after_ns");
+  return prediction;
+}
+
 core::Decision read_decision(const json& json) {
   using core::BandwidthLevel;
   using core::DecisionStatus;
@@ -102,7 +173,8 @@ core::Decision read_decision(const json& json) {
   reader::check_keys(
       json, "",
       {"status", "reason", "level", "thresholds", "bandwidth_level", "bandwidth_pressure",
-       "source_node", "dest_nodes", "migrate", "evict", "total_bytes", "threshold", "explanation"});
+       "source_node", "dest_nodes", "migrate", "evict", "total_bytes", "threshold", "explanation",
+       "strategy", "prediction"});
   core::Decision decision;
   static constexpr DecisionStatus statuses[] = {
       DecisionStatus::ready,      DecisionStatus::idle,        DecisionStatus::cooldown,
@@ -154,6 +226,14 @@ core::Decision read_decision(const json& json) {
   }
   decision.total_bytes = reader::read_bytes(field(json, "", "total_bytes"), "total_bytes");
   decision.threshold = reader::read_number(field(json, "", "threshold"), "threshold");
+  if (const auto* strategy = reader::optional_field(json, "strategy")) {
+    static constexpr core::Strategy strategies[] = {core::Strategy::katalyst,
+                                                    core::Strategy::equalize};
+    decision.strategy = read_enum(*strategy, "strategy", strategies);
+  }
+  if (const auto* prediction = reader::optional_field(json, "prediction")) {
+    decision.prediction = read_prediction(*prediction);
+  }
   if (const auto* explanation = reader::optional_field(json, "explanation")) {
     reader::require_array(*explanation, "explanation");
     for (std::size_t i = 0; i < explanation->size(); ++i) {

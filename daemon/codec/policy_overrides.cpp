@@ -88,6 +88,16 @@ void read_value(const json& value, std::string_view path, core::ThresholdMode& o
                config::one_of_message(config::kThresholdModeNames) + ", not \"" + name + "\"");
 }
 
+void read_value(const json& value, std::string_view path, core::Strategy& out) {
+  const std::string name = reader::read_string(value, path);
+  if (auto mode = core::strategy_from(name)) {
+    out = *mode;
+    return;
+  }
+  reader::fail(path,
+               config::one_of_message(config::kStrategyNames) + ", not \"" + name + "\"");
+}
+
 // [policy] has no key of the remaining kinds; one added would need its reader here.
 template <typename T>
 void read_value(const json&, std::string_view path, T&) {

@@ -56,11 +56,32 @@ core::LatencyKind read_latency_kind(const json& value, std::string_view path) {
   reader::fail(path, "unknown latency kind \"" + name + "\" (one of " + allowed + ")");
 }
 
+// [[bandwidth_gbps, latency_ns], ...], each finite and not negative.
+std::vector<core::LoadPoint> read_load_points(const json& value, const std::string& path) {
+  reader::require_array(value, path);
+  if (value.size() > core::kMaxLoadPoints) {
+    reader::fail(path, "at most " + std::to_string(core::kMaxLoadPoints) + " points, got " +
+                           std::to_string(value.size()));
+  }
+  std::vector<core::LoadPoint> points;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string point_path = reader::item(path, i);
+    reader::require_array(value[i], point_path);
+    if (value[i].size() != 2) {
+      reader::fail(point_path, "a point is [bandwidth_gbps, latency_ns]");
+    }
+    points.push_back(core::LoadPoint{
+        reader::read_metric_value(value[i][0], reader::item(point_path, 0)),
+        reader::read_metric_value(value[i][1], reader::item(point_path, 1))});
+  }
+  return points;
+}
+
 core::Node read_node(const json& value, const std::string& path) {
   reader::require_object(value, path);
   reader::check_keys(value, path,
                      {"id", "read_latency_ns", "baseline_read_latency_ns", "bandwidth_gbps",
-                      "distance", "free_bytes", "total_bytes", "cpus"});
+                      "distance", "free_bytes", "total_bytes", "cpus", "load_points"});
   core::Node node;
   node.id =
       reader::read_node_id(reader::required_field(value, path, "id"), reader::child(path, "id"));
@@ -97,6 +118,9 @@ core::Node read_node(const json& value, const std::string& path) {
   if (const auto* cpus = reader::optional_field(value, "cpus")) {
     node.cpus = reader::read_string(*cpus, reader::child(path, "cpus"));
     check_cpulist(node.cpus, reader::child(path, "cpus"));
+  }
+  if (const auto* points = reader::optional_field(value, "load_points")) {
+    node.load_points = read_load_points(*points, reader::child(path, "load_points"));
   }
   return node;
 }
@@ -316,6 +340,13 @@ json to_json(const SnapshotDocument& document) {
     }
     if (!node.cpus.empty()) {
       entry["cpus"] = node.cpus;
+    }
+    if (!node.load_points.empty()) {
+      json points = json::array();
+      for (const core::LoadPoint& point : node.load_points) {
+        points.push_back({point.bandwidth_gbps, point.latency_ns});
+      }
+      entry["load_points"] = std::move(points);
     }
     nodes.push_back(std::move(entry));
   }

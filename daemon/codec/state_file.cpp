@@ -183,7 +183,8 @@ std::optional<core::Round> history_entry(const RoundRecord& record) {
     effect = record.effect->effect;
   }
   return core::Round{record.time,     record.source_node,      record.dest_nodes,
-                     record.migrated, !record.evicted.empty(), effect};
+                     record.migrated, !record.evicted.empty(), effect,
+                     record.effect_pending()};
 }
 
 core::History to_history(const std::vector<RoundRecord>& records) {

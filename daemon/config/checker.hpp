@@ -43,6 +43,7 @@ class Checker {
   bool check(const std::string& key, const std::map<NodeId, double>& values, Bound bound);
   // Read from its name, so an unknown mode was reported by the reader.
   bool check(const std::string&, core::ThresholdMode, Bound) { return true; }
+  bool check(const std::string&, core::Strategy, Bound) { return true; }
 
   void one_of(const std::string& key, std::string_view value,
               std::span<const std::string_view> allowed);

@@ -49,6 +49,10 @@ nlohmann::json value_json(const std::optional<std::vector<NodeId>>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json("auto");
 }
 
+nlohmann::json value_json(core::Strategy strategy) {
+  return core::to_string(strategy);
+}
+
 nlohmann::json value_json(core::ThresholdMode mode) {
   return core::to_string(mode);
 }

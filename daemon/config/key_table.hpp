@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "core/strategy.hpp"
 #include "core/threshold_mode.hpp"
 
 namespace nb::config {
@@ -44,10 +45,13 @@ template <typename S>
 using Member = std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
                             std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
                             unsigned S::*, std::optional<std::vector<NodeId>> S::*,
-                            core::ThresholdMode S::*, std::map<NodeId, double> S::*>;
+                            core::ThresholdMode S::*, core::Strategy S::*,
+                            std::map<NodeId, double> S::*>;
 
 // The names a threshold mode is written as, in the order the docs explain them.
 inline constexpr std::string_view kThresholdModeNames[] = {"auto", "absolute", "relative"};
+// The names a strategy is written as.
+inline constexpr std::string_view kStrategyNames[] = {"katalyst", "equalize"};
 
 template <typename S>
 struct Key {

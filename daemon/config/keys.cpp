@@ -50,6 +50,10 @@ KeyTable<AdminConfig> admin_keys() {
 KeyTable<core::PolicyConfig> policy_keys() {
   using S = core::PolicyConfig;
   static const Key<S> keys[] = {
+      {"strategy", &S::strategy, B::none,
+       "katalyst (the seed's: whole containers past thresholds) or equalize (sized moves)"},
+      {"equalize_deadband", &S::equalize_deadband, B::open_fraction,
+       "equalize: nodes whose loaded latencies are within this fraction of each other are even"},
       {"grace_read_latency_ns", &S::grace_read_latency_ns, B::positive,
        "read latency above which a node is under grace pressure"},
       {"force_read_latency_ns", &S::force_read_latency_ns, B::positive,

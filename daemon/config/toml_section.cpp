@@ -186,6 +186,21 @@ void Section::read(std::string_view name, core::ThresholdMode& out) {
   }
 }
 
+void Section::read(std::string_view name, core::Strategy& out) {
+  const toml::node* node = find(name);
+  if (node == nullptr) {
+    return;
+  }
+  auto text = node->value_exact<std::string>();
+  if (!text) {
+    wrong_type(name, *node, one_of_message(kStrategyNames));
+  } else if (auto mode = core::strategy_from(*text)) {
+    out = *mode;
+  } else {
+    fail(name, fmt::format(R"({}, not "{}")", one_of_message(kStrategyNames), *text));
+  }
+}
+
 void Section::read(std::string_view name, std::optional<std::vector<NodeId>>& out) {
   const toml::node* node = find(name);
   if (node == nullptr) {

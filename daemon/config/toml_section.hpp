@@ -45,6 +45,8 @@ class Section {
   void read(std::string_view name, std::optional<std::vector<NodeId>>& out);
   // One of kThresholdModeNames.
   void read(std::string_view name, core::ThresholdMode& out);
+  // One of kStrategyNames.
+  void read(std::string_view name, core::Strategy& out);
   // A table of node id -> number: `{ "0" = 92.0, "1" = 141.5 }`. Each entry is its own key,
   // `name."0"`, so that a problem names the node it is about.
   void read(std::string_view name, std::map<NodeId, double>& out);

@@ -12,6 +12,31 @@ namespace nb::ctl {
 
 using nlohmann::json;
 
+// equalize's prediction: each node's latency and bandwidth now and after the move.
+std::string format_prediction(const json& prediction) {
+  if (!prediction.is_object()) {
+    return "";
+  }
+  std::vector<std::vector<std::string>> rows{
+      {"NODE", "LATENCY NOW", "PREDICTED", "BANDWIDTH NOW", "AFTER", "CURVE"}};
+  for (const auto& node : prediction.value("nodes", json::array())) {
+    rows.push_back({cell_text(node.value("node", json())),
+                    cell_number(node.value("latency_before_ns", json())) + " ns",
+                    cell_number(node.value("latency_after_ns", json())) + " ns",
+                    cell_number(node.value("bandwidth_before_gbps", json())) + " GB/s",
+                    cell_number(node.value("bandwidth_after_gbps", json())) + " GB/s",
+                    node.value("learned_curve", false) ? "learned" : "assumed"});
+  }
+  std::string out = "predicted:\n" + format_table(rows);
+  const json& before = prediction.value("service_latency_before_ns", json());
+  const json& after = prediction.value("service_latency_after_ns", json());
+  if (before.is_number() && after.is_number()) {
+    out += fmt::format("service memory: {} -> {} ns predicted\n", cell_number(before),
+                       cell_number(after));
+  }
+  return out;
+}
+
 std::string format_decision(const json& d) {
   std::string out = fmt::format("status: {} ({}), pressure {}\n", cell_text(field(d, "status")),
                                 cell_text(d.value("reason", json())), cell_pressure(d));
@@ -35,6 +60,7 @@ std::string format_decision(const json& d) {
   for (const auto& evict : d.value("evict", json::array())) {
     out += "evict:  " + cell_text(evict.value("id", json())) + "\n";
   }
+  out += format_prediction(d.value("prediction", json()));
   return out;
 }
 

@@ -54,6 +54,7 @@ void NodeBaselines::observe(host::HostScan& scan, const config::BaselineConfig& 
       spdlog::info("baselines: latency now from {} ({}), was {} ({}); learning starts over",
                    source->provider, core::to_string(source->kind), before->provider,
                    core::to_string(before->kind));
+      load_points_.clear();
     }
     for (const auto& node : scan.snapshot.nodes) {
       if (node.read_latency_ns) {
@@ -63,6 +64,7 @@ void NodeBaselines::observe(host::HostScan& scan, const config::BaselineConfig& 
   }
   tracker_.prune(scan.snapshot.time);
   fill_baselines(scan.snapshot, tracker_);
+  load_points_.observe(scan.snapshot);
 }
 
 std::string NodeBaselines::learning_note(const core::Decision& decision,

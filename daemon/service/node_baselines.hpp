@@ -17,6 +17,7 @@
 #include "daemon/config/config.hpp"
 #include "daemon/host/host_scan.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
+#include "daemon/service/node_load_points.hpp"
 
 namespace nb::service {
 
@@ -32,7 +33,7 @@ class NodeBaselines {
 
   // One round's scan: record its latencies (only when the latency provider answered, only for the
   // nodes it answered for), then fill the snapshot's baselines from `settings`' configured values
-  // and what was learned.
+  // and what was learned, and each node's load points.
   void observe(host::HostScan& scan, const config::BaselineConfig& settings);
 
   // "; learning: node 0 needs 55 more readings, node 1 needs 55" for a calibrating decision: the
@@ -51,6 +52,7 @@ class NodeBaselines {
 
  private:
   metrics::BaselineTracker tracker_;
+  NodeLoadPoints load_points_;
   std::optional<TimePoint> last_saved_;
 };
 

@@ -49,6 +49,7 @@ nlohmann::json mode_json(const Summary& summary, const Summary* off) {
   nlohmann::json json = {
       {"sensitive_latency_mean_ns", optional_number(summary.sensitive_latency_mean_ns)},
       {"sensitive_latency_max_ns", optional_number(summary.sensitive_latency_max_ns)},
+      {"traffic_latency_mean_ns", optional_number(summary.traffic_latency_mean_ns)},
       {"bytes_moved", summary.bytes_moved},
       {"rounds_acted", summary.rounds_acted},
       {"rounds_by_status", summary.rounds_by_status},
@@ -69,7 +70,9 @@ nlohmann::json mode_json(const Summary& summary, const Summary* off) {
         {"sensitive_latency_mean_ns",
          optional_number(ratio(summary.sensitive_latency_mean_ns, off->sensitive_latency_mean_ns))},
         {"sensitive_latency_max_ns",
-         optional_number(ratio(summary.sensitive_latency_max_ns, off->sensitive_latency_max_ns))}};
+         optional_number(ratio(summary.sensitive_latency_max_ns, off->sensitive_latency_max_ns))},
+        {"traffic_latency_mean_ns",
+         optional_number(ratio(summary.traffic_latency_mean_ns, off->traffic_latency_mean_ns))}};
   }
   return json;
 }
@@ -93,21 +96,33 @@ nlohmann::json round_json(std::string_view mode, const RoundReport& round) {
                          {"reason", decision.reason},
                          {"pressure", core::to_string(decision.level)},
                          {"outcome", round.outcome},
-                         {"bytes_moved", round.bytes_moved}};
+                         {"bytes_moved", round.bytes_moved},
+                         {"source_node", nullptr},
+                         {"dest_nodes", decision.dest_nodes},
+                         {"planned_bytes", nullptr},
+                         {"sensitive_latency_ns", optional_number(round.sensitive_latency_ns)},
+                         {"traffic_latency_ns", optional_number(round.traffic_latency_ns)}};
+  // Every line has the same keys, so that a run can be plotted or loaded as a table.
   if (decision.source_node) {
     json["source_node"] = *decision.source_node;
-    json["dest_nodes"] = decision.dest_nodes;
   }
   if (decision.status == core::DecisionStatus::ready) {
     json["planned_bytes"] = decision.total_bytes;
   }
-  if (!round.effects.empty()) {
-    nlohmann::json effects = nlohmann::json::array();
-    for (const EffectReport& effect : round.effects) {
-      effects.push_back(effect_json(effect));
-    }
-    json["effects"] = std::move(effects);
+  nlohmann::json effects = nlohmann::json::array();
+  for (const EffectReport& effect : round.effects) {
+    effects.push_back(effect_json(effect));
   }
+  json["effects"] = std::move(effects);
+  nlohmann::json containers = nlohmann::json::object();
+  for (const auto& [id, bytes] : round.containers) {
+    nlohmann::json by_node = nlohmann::json::object();
+    for (const auto& [node, amount] : bytes) {
+      by_node[std::to_string(node)] = amount;
+    }
+    containers[id] = std::move(by_node);
+  }
+  json["containers"] = std::move(containers);
   return json;
 }
 
@@ -135,6 +150,11 @@ std::string latency_cell(const std::optional<double>& value, const std::optional
   return text;
 }
 
+std::string effect_count(const Summary& summary, const std::string& result) {
+  auto it = summary.effects.find(result);
+  return std::to_string(it == summary.effects.end() ? 0 : it->second);
+}
+
 }  // namespace
 
 std::string summary_table(std::string_view scenario, const ModeSummaries& modes) {
@@ -152,6 +172,12 @@ std::string summary_table(std::string_view scenario, const ModeSummaries& modes)
                                                              ? off->sensitive_latency_max_ns
                                                              : std::nullopt);
        }},
+      {"traffic latency mean (ns)",
+       [&](const Summary& s) {
+         return latency_cell(s.traffic_latency_mean_ns, off != nullptr && &s != off
+                                                            ? off->traffic_latency_mean_ns
+                                                            : std::nullopt);
+       }},
       {"bytes moved", [](const Summary& s) { return format_bytes(double(s.bytes_moved)); }},
       {"bytes reversed", [](const Summary& s) { return format_bytes(double(s.bytes_reversed)); }},
       {"rounds acted", [](const Summary& s) { return std::to_string(s.rounds_acted); }},
@@ -161,8 +187,17 @@ std::string summary_table(std::string_view scenario, const ModeSummaries& modes)
        }},
       {"settle (s)",
        [](const Summary& s) {
-         return s.settle_seconds ? fmt::format("{:.0f}", *s.settle_seconds) : "never";
+         // Blank where no round ran or nothing happened to settle from; "never" only for a
+         // run still moving at its end.
+         if (s.rounds == 0 || !s.had_events) {
+           return std::string();
+         }
+         return s.settle_seconds ? fmt::format("{:.0f}", *s.settle_seconds) : std::string("never");
        }},
+      {"rounds deferred", [](const Summary& s) { return std::to_string(s.rounds_deferred); }},
+      {"effects improved", [](const Summary& s) { return effect_count(s, "improved"); }},
+      {"effects not improved", [](const Summary& s) { return effect_count(s, "not_improved"); }},
+      {"effects unknown", [](const Summary& s) { return effect_count(s, "unknown"); }},
   };
   std::set<std::string> statuses;
   for (const auto& [name, summary] : modes) {

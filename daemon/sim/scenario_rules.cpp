@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/human_format.hpp"
 #include "base/range_list.hpp"
 #include "daemon/config/checker.hpp"
 
@@ -25,6 +26,9 @@ void check_top(const Scenario& scenario, Checker& check) {
   if (check.check("interval", scenario.interval, Bound::positive) &&
       scenario.interval.count() % 1000 != 0) {
     check.fail("interval", "must be a whole number of seconds");
+  } else if (scenario.duration > Duration::zero() && scenario.interval > scenario.duration) {
+    check.fail("interval", "must not exceed the scenario's duration (" +
+                               format_duration(scenario.duration) + "): no round would run");
   }
   check.check("curve", scenario.curve, Bound::not_negative);
   check.check("remote_factor", scenario.remote_factor, Bound::not_negative);

@@ -10,6 +10,7 @@
 #include "core/history.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
 #include "daemon/service/node_baselines.hpp"
+#include "daemon/service/node_load_points.hpp"
 #include "daemon/service/round_job.hpp"
 #include "daemon/sim/host_model.hpp"
 #include "daemon/sim/mover.hpp"
@@ -57,6 +58,9 @@ class Simulation {
     if (mode.threshold_mode) {
       policy_.threshold_mode = *mode.threshold_mode;
     }
+    if (mode.strategy) {
+      policy_.strategy = *mode.strategy;
+    }
     if (!backoff) {
       policy_.backoff_after = 0;
     }
@@ -92,6 +96,7 @@ class Simulation {
   HostModel host_;
   Noise noise_;
   metrics::BaselineTracker tracker_;
+  service::NodeLoadPoints load_points_;
   SummaryBuilder summary_;
   std::vector<LoadSums> sums_;  // since the last round, by node index
   long seconds_summed_ = 0;
@@ -153,6 +158,7 @@ void Simulation::run_job(long second) {
     round.source_node = mover.source();
     round.dest_nodes = job_->dest_nodes;
     round.migrated = true;
+    round.effect_pending = true;
     history_.push_back(round);
     const long finished = second + 1;
     pending_.push_back(PendingEffect{
@@ -187,6 +193,7 @@ core::Snapshot Simulation::snapshot(long second, std::vector<NodeReport>& report
   }
   tracker_.prune(snapshot.time);
   service::fill_baselines(snapshot, tracker_);
+  load_points_.observe(snapshot);
   for (std::size_t n = 0; n < reports.size(); ++n) {
     reports[n].baseline_read_latency_ns = snapshot.nodes[n].baseline_read_latency_ns;
   }
@@ -215,6 +222,7 @@ std::vector<EffectReport> Simulation::measure_effects(long second, const core::S
       continue;
     }
     core::EffectOrReason effect = core::measure_effect(it->moves, it->before, after, policy_);
+    history_[it->history_index].effect_pending = false;
     if (const auto* found = std::get_if<core::MeasuredEffect>(&effect)) {
       history_[it->history_index].effect = found->effect;
       summary_.effect(found->effect.improved ? "improved" : "not_improved");
@@ -262,6 +270,11 @@ void Simulation::take_round(long second) {
   report.outcome = act(second, decision, now);
   summary_.round(core::to_string(decision.status), report.outcome == "deferred");
   report.bytes_moved = moved_since_round_;
+  report.sensitive_latency_ns = summary_.sensitive_latency(loads_);
+  report.traffic_latency_ns = summary_.traffic_latency(loads_);
+  for (const core::Container& container : now.containers) {
+    report.containers.emplace_back(container.id, container.anon_bytes);
+  }
   moved_since_round_ = 0;
   if (on_round_) {
     on_round_(report);
@@ -281,12 +294,14 @@ Result<std::vector<Mode>> parse_modes(std::string_view list) {
     }
     const std::string name(list.substr(start, end - start));
     if (name == "off") {
-      modes.push_back(Mode{name, false, std::nullopt});
+      modes.push_back(Mode{name, false, std::nullopt, std::nullopt});
+    } else if (name == core::to_string(core::Strategy::equalize)) {
+      modes.push_back(Mode{name, true, std::nullopt, core::Strategy::equalize});
     } else if (auto mode = core::threshold_mode_from(name)) {
-      modes.push_back(Mode{name, true, *mode});
+      modes.push_back(Mode{name, true, *mode, core::Strategy::katalyst});
     } else {
-      return make_error(
-          EINVAL, "unknown mode \"" + name + "\" (the modes are off, absolute, relative and auto)");
+      return make_error(EINVAL, "unknown mode \"" + name +
+                                    "\" (the modes are off, absolute, relative, auto and equalize)");
     }
     if (!seen.insert(name).second) {
       return make_error(EINVAL, "mode \"" + name + "\" is named twice");

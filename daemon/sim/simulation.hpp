@@ -6,6 +6,8 @@
 // its job finished. No clock, no sleeping, no files: the same scenario gives the same output.
 
 #include <functional>
+#include <map>
+#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,15 +22,17 @@
 
 namespace nb::sim {
 
-// How a run decides: `off` takes no rounds; the others force [policy] threshold_mode, except the
-// single run without --compare, which keeps the configured one (and its name).
+// How a run decides: `off` takes no rounds; absolute, relative and auto run the seed's strategy
+// (katalyst) with that threshold mode; equalize runs that strategy with the configured threshold
+// mode. The single run without --compare keeps the configured strategy and mode (and its name).
 struct Mode {
   std::string name;
   bool rounds = true;
   std::optional<core::ThresholdMode> threshold_mode;
+  std::optional<core::Strategy> strategy;
 };
 
-// "off,absolute,relative,auto", each once.
+// "off,absolute,relative,auto,equalize", each once.
 Result<std::vector<Mode>> parse_modes(std::string_view list);
 
 struct NodeReport {
@@ -52,6 +56,10 @@ struct RoundReport {
   std::string_view outcome;  // none, started, deferred, reported
   Bytes bytes_moved = 0;     // by the mover since the round before
   std::vector<EffectReport> effects;
+  // The host in the round's last second, so that a run can be plotted.
+  std::optional<double> sensitive_latency_ns;
+  std::optional<double> traffic_latency_ns;
+  std::vector<std::pair<std::string, std::map<NodeId, Bytes>>> containers;  // bytes per node
 };
 
 using RoundSink = std::function<void(const RoundReport&)>;

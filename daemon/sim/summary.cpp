@@ -45,9 +45,30 @@ std::optional<double> SummaryBuilder::sensitive_latency(const std::vector<NodeLo
   return traffic > 0 ? weighted / traffic : plain / count;
 }
 
+std::optional<double> SummaryBuilder::traffic_latency(const std::vector<NodeLoad>& loads) const {
+  double weighted = 0;
+  double traffic = 0;
+  for (std::size_t c = 0; c < host_.container_count(); ++c) {
+    const double bandwidth = host_.container(c).bandwidth_gbps;
+    if (bandwidth <= 0 || host_.total_bytes(c) <= 0) {
+      continue;
+    }
+    weighted += bandwidth * host_.access_latency_ns(c, loads);
+    traffic += bandwidth;
+  }
+  if (traffic <= 0) {
+    return std::nullopt;
+  }
+  return weighted / traffic;
+}
+
 void SummaryBuilder::second(long /*second*/, const std::vector<NodeLoad>& loads) {
   if (auto latency = sensitive_latency(loads)) {
     sensitive_.push_back(*latency);
+  }
+  if (auto latency = traffic_latency(loads)) {
+    traffic_sum_ += *latency;
+    ++traffic_seconds_;
   }
 }
 
@@ -108,6 +129,9 @@ Summary SummaryBuilder::finish(const std::vector<NodeLoad>& last) {
         static_cast<double>(sensitive_.size());
     summary_.sensitive_latency_max_ns = *std::max_element(sensitive_.begin(), sensitive_.end());
   }
+  if (traffic_seconds_ > 0) {
+    summary_.traffic_latency_mean_ns = traffic_sum_ / static_cast<double>(traffic_seconds_);
+  }
   double highest = 0;
   double lowest = 0;
   for (std::size_t n = 0; n < last.size(); ++n) {
@@ -122,6 +146,7 @@ Summary SummaryBuilder::finish(const std::vector<NodeLoad>& last) {
     summary_.final_latency_spread = highest / lowest;
   }
   summary_.settle_seconds = settle_seconds();
+  summary_.had_events = first_event_.has_value();
   return summary_;
 }
 

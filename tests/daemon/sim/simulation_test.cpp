@@ -55,7 +55,7 @@ min_samples = 20
 }
 
 Mode relative() {
-  return Mode{"relative", true, core::ThresholdMode::relative};
+  return Mode{"relative", true, core::ThresholdMode::relative, std::nullopt};
 }
 
 TEST(Simulation, TheSameScenarioGivesTheSameOutput) {
@@ -87,7 +87,7 @@ TEST(Simulation, RoundsThatDoNotHelpAreMeasuredAndBackedOff) {
 }
 
 TEST(Simulation, OffTakesNoRoundsButMeasuresTheHost) {
-  const Summary off = run_mode(unmovable(), Mode{"off", false, std::nullopt}, true, nullptr);
+  const Summary off = run_mode(unmovable(), Mode{"off", false, std::nullopt, std::nullopt}, true, nullptr);
   EXPECT_EQ(off.rounds, 0);
   EXPECT_EQ(off.bytes_moved, 0);
   EXPECT_FALSE(off.sensitive_latency_mean_ns.has_value());  // nothing here is sensitive

@@ -1,0 +1,447 @@
+#include "core/equalize.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "base/human_format.hpp"
+#include "core/backoff.hpp"
+#include "core/describe.hpp"
+#include "core/notes.hpp"
+#include "core/ping_pong.hpp"
+#include "core/readings.hpp"
+
+namespace nb::core {
+
+namespace {
+
+constexpr int kScaleSteps = 40;          // the fractions of the full move the service check tries
+constexpr int kBisectionSteps = 60;      // of the common latency the nodes are evened out to
+constexpr Bytes kSmallestPiece = kMiB;  // a container's share below this is not worth a target
+
+// One node as the strategy sees it: its reading, its curve and what memory it holds.
+struct NodeView {
+  const Node* node = nullptr;
+  double latency = 0;
+  double bandwidth = 0;
+  LoadCurve curve;
+  Bytes service_bytes = 0;
+  Bytes batch_bytes = 0;
+
+  // The latency predicted at `bandwidth_after`: the curve's change added to the reading, so that
+  // a curve that misses the current reading a little does not shift every prediction.
+  double predict(double bandwidth_after) const {
+    return std::max(0.0, latency + curve.latency_at(bandwidth_after) - curve.latency_at(bandwidth));
+  }
+  // The bandwidth at which the prediction reaches `target`.
+  double bandwidth_for(double target) const {
+    return curve.bandwidth_at(target - latency + curve.latency_at(bandwidth));
+  }
+};
+
+double idle_latency(const Node& node) {
+  if (node.baseline_read_latency_ns) {
+    return *node.baseline_read_latency_ns;
+  }
+  double idle = *node.read_latency_ns;
+  for (const LoadPoint& point : node.load_points) {
+    idle = std::min(idle, point.latency_ns);
+  }
+  return idle;
+}
+
+std::optional<LoadCurve> learned_curve(const Node& node) {
+  std::vector<LoadPoint> points = node.load_points;
+  const LoadPoint now{*node.bandwidth_gbps, *node.read_latency_ns};
+  if (std::find(points.begin(), points.end(), now) == points.end()) {
+    points.push_back(now);
+  }
+  return fit_load_curve(points, idle_latency(node));
+}
+
+bool is_service_pool(const PolicyConfig& config, const std::string& pool) {
+  return pool != config.reclaim_pool &&
+         std::find(config.supported_pools.begin(), config.supported_pools.end(), pool) !=
+             config.supported_pools.end();
+}
+
+std::vector<NodeView> view_nodes(const Snapshot& snapshot, const Readings& readings,
+                                 const PolicyConfig& config) {
+  std::vector<NodeView> views;
+  std::map<NodeId, std::size_t> index;
+  for (const Reading& reading : readings.nodes) {
+    index[reading.id()] = views.size();
+    NodeView view;
+    view.node = reading.node;
+    view.latency = reading.read_latency_ns;
+    view.bandwidth = reading.bandwidth_gbps;
+    views.push_back(view);
+  }
+  for (const Container& container : snapshot.containers) {
+    const bool batch = container.pool == config.reclaim_pool;
+    const bool service = is_service_pool(config, container.pool);
+    for (const auto& [node, bytes] : container.anon_bytes) {
+      auto it = index.find(node);
+      if (it == index.end()) {
+        continue;
+      }
+      if (batch) {
+        views[it->second].batch_bytes += bytes;
+      } else if (service) {
+        views[it->second].service_bytes += bytes;
+      }
+    }
+  }
+  return views;
+}
+
+std::string describe_latency(double ns) {
+  return format_number(std::round(ns * 10) / 10) + " ns";
+}
+
+// The service memory's latency over `nodes` (weighted by its bytes there) when each node serves
+// the bandwidth given beside it.
+std::optional<double> service_latency(const std::vector<std::pair<const NodeView*, double>>& nodes) {
+  double weighted = 0;
+  double bytes = 0;
+  for (const auto& [view, bandwidth] : nodes) {
+    weighted += static_cast<double>(view->service_bytes) * view->predict(bandwidth);
+    bytes += static_cast<double>(view->service_bytes);
+  }
+  if (bytes <= 0) {
+    return std::nullopt;
+  }
+  return weighted / bytes;
+}
+
+struct Plan {
+  const NodeView* source = nullptr;
+  std::vector<const NodeView*> destinations;
+  std::vector<double> shifted;  // GB/s onto each destination
+  double common_latency = 0;
+};
+
+// The traffic to shift onto each destination so that every node involved reaches one latency:
+// the destinations fill up to it by their own curves, so the one with more headroom takes more.
+Plan even_out(const NodeView& source, std::vector<const NodeView*> destinations) {
+  Plan plan{&source, std::move(destinations), {}, source.latency};
+  double low = source.latency;
+  for (const NodeView* destination : plan.destinations) {
+    low = std::min(low, destination->latency);
+  }
+  double high = source.latency;
+  auto shifted_at = [&](double target, std::vector<double>& shares) {
+    shares.clear();
+    double onto = 0;
+    for (const NodeView* destination : plan.destinations) {
+      shares.push_back(std::max(0.0, destination->bandwidth_for(target) - destination->bandwidth));
+      onto += shares.back();
+    }
+    const double off = source.bandwidth - std::min(source.bandwidth, source.bandwidth_for(target));
+    return onto - off;
+  };
+  std::vector<double> shares;
+  for (int step = 0; step < kBisectionSteps; ++step) {
+    const double middle = (low + high) / 2;
+    (shifted_at(middle, shares) > 0 ? high : low) = middle;
+  }
+  plan.common_latency = low;
+  shifted_at(low, plan.shifted);
+  return plan;
+}
+
+Decision& hold(Decision& decision, DecisionStatus status, std::string reason) {
+  decision.status = status;
+  decision.reason = std::move(reason);
+  decision.explanation.push_back("result: " + std::string(to_string(status)) + ", " +
+                                 decision.reason);
+  return decision;
+}
+
+// The nodes memory could go to from `source`: cooler by more than the deadband, and not the
+// other end of a recent move the other way.
+std::vector<NodeView*> destinations_from(const NodeView& source, std::vector<NodeView>& views,
+                                         const History& history, TimePoint now,
+                                         const PolicyConfig& config, Notes& notes) {
+  std::vector<NodeView*> destinations;
+  for (NodeView& view : views) {
+    if (&view == &source) {
+      continue;
+    }
+    const std::string name = "node " + std::to_string(view.node->id);
+    if (source.latency <= view.latency * (1 + config.equalize_deadband)) {
+      notes.add_per_container([&] {
+        return "candidate " + name + ": not cooler than node " +
+               std::to_string(source.node->id) + " by more than equalize_deadband " +
+               format_number(config.equalize_deadband);
+      });
+      continue;
+    }
+    if (const Round* ban = ping_pong_ban(history, source.node->id, view.node->id, now,
+                                         config.ping_pong_window)) {
+      notes.add("candidate " + name + ": dropped (ping-pong), a round " +
+                format_age(std::chrono::duration_cast<Duration>(now - ban->time)) +
+                " moved memory from " + name + " to node " + std::to_string(source.node->id) +
+                ", within ping_pong_window " + format_duration(config.ping_pong_window));
+      continue;
+    }
+    destinations.push_back(&view);
+  }
+  return destinations;
+}
+
+// The batch containers' shares of each destination's bytes: the largest on the source first, no
+// container more than reclaim_container_max_bytes, each piece within the container's pool.
+std::vector<ContainerMove> share_out(const Snapshot& snapshot, const NodeView& source,
+                                     const std::vector<const NodeView*>& destinations,
+                                     const std::vector<Bytes>& bytes, const PolicyConfig& config) {
+  std::vector<const Container*> batch;
+  for (const Container& container : snapshot.containers) {
+    if (container.pool == config.reclaim_pool && container.anon_on(source.node->id) > 0) {
+      batch.push_back(&container);
+    }
+  }
+  std::stable_sort(batch.begin(), batch.end(), [&](const Container* a, const Container* b) {
+    return a->anon_on(source.node->id) > b->anon_on(source.node->id);
+  });
+  std::map<std::string, Bytes> taken;
+  std::vector<ContainerMove> moves;
+  for (std::size_t d = 0; d < destinations.size(); ++d) {
+    const NodeId to = destinations[d]->node->id;
+    Bytes wanted = bytes[d];
+    for (const Container* container : batch) {
+      const Pool* pool = nullptr;
+      for (const Pool& candidate : snapshot.pools) {
+        if (candidate.name == container->pool) {
+          pool = &candidate;
+        }
+      }
+      if (wanted < kSmallestPiece || pool == nullptr ||
+          std::find(pool->nodes.begin(), pool->nodes.end(), to) == pool->nodes.end()) {
+        continue;
+      }
+      Bytes& already = taken[container->id];
+      const Bytes room = std::min(container->anon_on(source.node->id),
+                                  config.reclaim_container_max_bytes) -
+                         already;
+      const Bytes piece = std::min(room, wanted);
+      if (piece < kSmallestPiece) {
+        continue;
+      }
+      moves.push_back(ContainerMove{container->id, piece, {to}});
+      already += piece;
+      wanted -= piece;
+    }
+  }
+  return moves;
+}
+
+}  // namespace
+
+Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
+                         const History& history, TimePoint now, const DecideOptions& options) {
+  Decision decision;
+  decision.strategy = Strategy::equalize;
+  decision.threshold = config.migrate_threshold;
+  Notes notes(decision.explanation, options.explain);
+
+  const Refused<Readings> metrics = read_metrics(snapshot);
+  if (!metrics) {
+    return hold(decision, metrics.error().status, metrics.error().reason);
+  }
+  std::vector<NodeView> views = view_nodes(snapshot, *metrics, config);
+  notes.add("strategy: equalize, deadband " + format_number(config.equalize_deadband));
+  if (views.size() < 2) {
+    return hold(decision, DecisionStatus::idle, "one node: there is nowhere to move memory");
+  }
+
+  // The hottest node with batch memory to move and a node cool enough to take it.
+  std::vector<NodeView*> by_latency;
+  for (NodeView& view : views) {
+    by_latency.push_back(&view);
+  }
+  std::stable_sort(by_latency.begin(), by_latency.end(),
+                   [](const NodeView* a, const NodeView* b) { return a->latency > b->latency; });
+  NodeView* source = nullptr;
+  std::vector<NodeView*> destinations;
+  std::string why_none;
+  for (NodeView* candidate : by_latency) {
+    const std::string name = "node " + std::to_string(candidate->node->id);
+    if (candidate->batch_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, 1)) {
+      notes.add(name + " (" + describe_latency(candidate->latency) + "): " +
+                format_bytes(static_cast<double>(candidate->batch_bytes)) + " of " +
+                config.reclaim_pool + " memory, nothing to move");
+      if (why_none.empty()) {
+        why_none = name + " is the hottest (" + describe_latency(candidate->latency) +
+                   ") but holds no " + config.reclaim_pool + " memory to move";
+      }
+      continue;
+    }
+    destinations = destinations_from(*candidate, views, history, now, config, notes);
+    if (destinations.empty()) {
+      notes.add(name + " (" + describe_latency(candidate->latency) +
+                "): no node is cooler by more than equalize_deadband " +
+                format_number(config.equalize_deadband));
+      if (why_none.empty()) {
+        why_none = "the nodes are even: no node is cooler than " + name + " (" +
+                   describe_latency(candidate->latency) + ") by more than equalize_deadband " +
+                   format_number(config.equalize_deadband);
+      }
+      continue;
+    }
+    source = candidate;
+    break;
+  }
+  if (source == nullptr) {
+    return hold(decision, DecisionStatus::idle, why_none);
+  }
+  decision.source_node = source->node->id;
+
+  if (auto reason = must_wait(history, source->node->id, now, config, notes)) {
+    return hold(decision, DecisionStatus::cooldown, std::move(*reason));
+  }
+
+  // Curves: each node's own when its readings show one; the source's shape otherwise.
+  const std::optional<LoadCurve> source_learned = learned_curve(*source->node);
+  source->curve = source_learned.value_or(curve_through(
+      LoadPoint{source->bandwidth, source->latency}, idle_latency(*source->node)));
+  std::vector<NodeId> destination_ids;
+  for (NodeView* destination : destinations) {
+    destination->curve = learned_curve(*destination->node)
+                             .value_or(borrowed_curve(source->curve,
+                                                      idle_latency(*destination->node)));
+    destination_ids.push_back(destination->node->id);
+  }
+
+  Plan plan = even_out(*source, {destinations.begin(), destinations.end()});
+  const double per_gib = source->bandwidth / (static_cast<double>(source->batch_bytes) / kGiB);
+  // The round's byte caps, and each destination's free memory, bound the traffic shifted.
+  double total_shift = 0;
+  for (std::size_t d = 0; d < plan.shifted.size(); ++d) {
+    if (auto free = plan.destinations[d]->node->free_bytes) {
+      plan.shifted[d] = std::min(plan.shifted[d], per_gib * static_cast<double>(*free) / kGiB);
+    }
+    total_shift += plan.shifted[d];
+  }
+  const Bytes round_cap = std::min({config.reclaim_round_max_bytes, config.round_max_bytes,
+                                    source->batch_bytes});
+  const double shift_cap = per_gib * static_cast<double>(round_cap) / kGiB;
+  if (total_shift > shift_cap && total_shift > 0) {
+    for (double& shift : plan.shifted) {
+      shift *= shift_cap / total_shift;
+    }
+    total_shift = shift_cap;
+  }
+
+  // Do no harm: the fraction of the move that serves the service memory best, none if every
+  // fraction slows it.
+  auto bandwidths_at = [&](double scale) {
+    std::vector<std::pair<const NodeView*, double>> nodes{
+        {source, source->bandwidth - scale * total_shift}};
+    for (std::size_t d = 0; d < plan.destinations.size(); ++d) {
+      nodes.emplace_back(plan.destinations[d], plan.destinations[d]->bandwidth +
+                                                   scale * plan.shifted[d]);
+    }
+    return nodes;
+  };
+  const std::optional<double> service_before = service_latency(bandwidths_at(0));
+  double scale = 1;
+  if (service_before) {
+    double best = *service_before;
+    scale = 0;
+    for (int step = 1; step <= kScaleSteps; ++step) {
+      const double trial = static_cast<double>(step) / kScaleSteps;
+      const double latency = *service_latency(bandwidths_at(trial));
+      if (latency <= best) {
+        best = latency;
+        scale = trial;
+      }
+    }
+  }
+
+  Prediction prediction;
+  prediction.traffic_per_gib = per_gib;
+  prediction.service_latency_before_ns = service_before;
+  prediction.service_latency_after_ns =
+      service_before ? service_latency(bandwidths_at(scale)) : std::nullopt;
+  for (const auto& [view, bandwidth] : bandwidths_at(scale)) {
+    prediction.nodes.push_back(NodePrediction{view->node->id, view->latency,
+                                              view->predict(bandwidth), view->bandwidth, bandwidth,
+                                              view == source ? source_learned.has_value()
+                                                             : view->curve.learned()});
+  }
+  notes.add("prediction: node " + std::to_string(source->node->id) + " serves " +
+            format_number(source->bandwidth) + " GB/s over " +
+            format_bytes(static_cast<double>(source->batch_bytes)) + " of " + config.reclaim_pool +
+            " memory, taken as " + format_number(per_gib) + " GB/s per GiB moved");
+  for (const NodePrediction& node : prediction.nodes) {
+    notes.add("curve of node " + std::to_string(node.node) + ": " +
+              (node.learned_curve ? "learned from its readings" : "assumed") + ", " +
+              describe_latency(node.latency_before_ns) + " at " +
+              format_number(node.bandwidth_before_gbps) + " GB/s -> " +
+              describe_latency(node.latency_after_ns) + " at " +
+              format_number(node.bandwidth_after_gbps) + " GB/s");
+  }
+  decision.prediction = prediction;
+
+  if (scale <= 0) {
+    return hold(decision, DecisionStatus::idle,
+                "moving memory off node " + std::to_string(source->node->id) +
+                    " is predicted to slow service memory (" +
+                    describe_latency(*service_before) + " now)");
+  }
+  std::vector<Bytes> bytes;
+  Bytes total_bytes = 0;
+  for (double shift : plan.shifted) {
+    bytes.push_back(static_cast<Bytes>(scale * shift / per_gib * kGiB));
+    total_bytes += bytes.back();
+  }
+  if (total_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, kSmallestPiece)) {
+    return hold(decision, DecisionStatus::idle,
+                "the move that evens node " + std::to_string(source->node->id) + " out is " +
+                    format_bytes(static_cast<double>(total_bytes)) +
+                    ", below reclaim_container_min_bytes");
+  }
+  decision.migrate = share_out(snapshot, *source, plan.destinations, bytes, config);
+  for (const ContainerMove& move : decision.migrate) {
+    decision.total_bytes += move.bytes_on_source;
+    for (NodeId to : move.dest_nodes) {
+      if (std::find(decision.dest_nodes.begin(), decision.dest_nodes.end(), to) ==
+          decision.dest_nodes.end()) {
+        decision.dest_nodes.push_back(to);
+      }
+    }
+  }
+  if (decision.migrate.empty()) {
+    return hold(decision, DecisionStatus::idle,
+                "no " + config.reclaim_pool + " container on node " +
+                    std::to_string(source->node->id) + " may go to " +
+                    describe_node_set(destination_ids));
+  }
+  for (const ContainerMove& move : decision.migrate) {
+    std::string line = "move " + format_bytes(static_cast<double>(move.bytes_on_source)) + " of " +
+                       move.id + " off node " + std::to_string(source->node->id) + ":";
+    for (const NodePrediction& node : prediction.nodes) {
+      if (node.node == source->node->id || node.node == move.dest_nodes.front()) {
+        line += " node " + std::to_string(node.node) + " " +
+                format_number(std::round(node.latency_before_ns)) + " -> " +
+                format_number(std::round(node.latency_after_ns)) + " ns,";
+      }
+    }
+    line.back() = ' ';
+    decision.explanation.push_back(line + "predicted");
+  }
+  decision.status = DecisionStatus::ready;
+  decision.reason = "evening out node " + std::to_string(source->node->id) + " (" +
+                    describe_latency(source->latency) + ") with " +
+                    describe_node_set(decision.dest_nodes);
+  decision.explanation.push_back("result: ready, migrate " +
+                                 format_bytes(static_cast<double>(decision.total_bytes)) +
+                                 " from node " + std::to_string(source->node->id) + " to " +
+                                 describe_node_set(decision.dest_nodes));
+  return decision;
+}
+
+}  // namespace nb::core

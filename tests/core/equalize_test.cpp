@@ -1,0 +1,186 @@
+// The equalize strategy: sized, partial moves of batch memory that even out the nodes, and no
+// move predicted to slow service memory.
+
+#include "core/equalize.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/backoff.hpp"
+#include "tests/core/snapshot_builder.hpp"
+
+namespace nb::core::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+PolicyConfig equalize_config() {
+  PolicyConfig config;
+  config.strategy = Strategy::equalize;
+  return config;
+}
+
+// swap.toml's host ten minutes in: the stream on node 0 carries far more than node 0 can serve.
+SnapshotBuilder swap_host() {
+  SnapshotBuilder builder;
+  builder.node(0, 400, 128).node(1, 92, 0.5).baseline(0, 90).baseline(1, 90);
+  builder.pool("share", {0, 1}).pool("reclaim", {0, 1});
+  builder.container("web.service", "share", {{0, 24 * kGiB}});
+  builder.container("stream.scope", "reclaim", {{0, 12 * kGiB}});
+  return builder;
+}
+
+const NodePrediction& predicted(const Decision& decision, NodeId node) {
+  for (const NodePrediction& prediction : decision.prediction->nodes) {
+    if (prediction.node == node) {
+      return prediction;
+    }
+  }
+  throw std::logic_error("no prediction for the node");
+}
+
+TEST(Equalize, MovesPartOfTheBatchContainerToEvenTheNodesOut) {
+  const Decision decision = decide_at_now(swap_host().build(), equalize_config(), {}, true);
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  EXPECT_EQ(decision.strategy, Strategy::equalize);
+  EXPECT_EQ(decision.source_node, 0);
+  EXPECT_EQ(decision.dest_nodes, std::vector<NodeId>{1});
+  ASSERT_EQ(decision.migrate.size(), 1U);
+  EXPECT_EQ(decision.migrate[0].id, "stream.scope");
+  EXPECT_GT(decision.migrate[0].bytes_on_source, kGiB);
+  EXPECT_LT(decision.migrate[0].bytes_on_source, 12 * kGiB);  // a part, not the whole
+  EXPECT_EQ(decision.total_bytes, decision.migrate[0].bytes_on_source);
+
+  ASSERT_TRUE(decision.prediction.has_value());
+  const NodePrediction& source = predicted(decision, 0);
+  const NodePrediction& destination = predicted(decision, 1);
+  EXPECT_LT(source.latency_after_ns, source.latency_before_ns);
+  EXPECT_GT(destination.latency_after_ns, destination.latency_before_ns);
+  EXPECT_NEAR(source.latency_after_ns, destination.latency_after_ns,
+              0.05 * destination.latency_after_ns);
+  ASSERT_TRUE(decision.prediction->service_latency_after_ns.has_value());
+  EXPECT_LT(*decision.prediction->service_latency_after_ns,
+            *decision.prediction->service_latency_before_ns);
+  EXPECT_THAT(decision.explanation, ::testing::Contains(HasSubstr("of stream.scope off node 0: "
+                                                                  "node 0 400 -> ")));
+}
+
+TEST(Equalize, MovesNothingOntoAServiceWhenTheHotNodeHoldsNone) {
+  // Node 0 holds only batch memory; node 1 holds a service. Relieving node 0 would only slow it.
+  SnapshotBuilder builder;
+  builder.node(0, 300, 90).node(1, 110, 30).baseline(0, 90).baseline(1, 90);
+  builder.pool("share", {0, 1}).pool("reclaim", {0, 1});
+  builder.container("batch.scope", "reclaim", {{0, 20 * kGiB}});
+  builder.container("web.service", "share", {{1, 24 * kGiB}});
+  const Decision decision = decide_at_now(builder.build(), equalize_config());
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_THAT(decision.reason, HasSubstr("predicted to slow service memory"));
+  EXPECT_TRUE(decision.migrate.empty());
+}
+
+TEST(Equalize, NodesWithinTheDeadbandAreEven) {
+  SnapshotBuilder builder = swap_host();
+  Snapshot snapshot = builder.build();
+  snapshot.nodes[0].read_latency_ns = 100;
+  snapshot.nodes[1].read_latency_ns = 96;  // 4 % apart
+  Decision decision = decide_at_now(snapshot, equalize_config());
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_THAT(decision.reason, HasSubstr("the nodes are even"));
+
+  PolicyConfig narrow = equalize_config();
+  narrow.equalize_deadband = 0.02;
+  decision = decide_at_now(snapshot, narrow);
+  EXPECT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+}
+
+TEST(Equalize, AHotNodeWithoutBatchMemoryIsNamed) {
+  SnapshotBuilder builder;
+  builder.node(0, 300, 90).node(1, 100, 10).pool("share", {0, 1}).pool("reclaim", {0, 1});
+  builder.container("web.service", "share", {{0, 24 * kGiB}});
+  const Decision decision = decide_at_now(builder.build(), equalize_config());
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_THAT(decision.reason, HasSubstr("node 0 is the hottest"));
+  EXPECT_THAT(decision.reason, HasSubstr("holds no reclaim memory"));
+}
+
+TEST(Equalize, TheRoundCapBoundsTheMove) {
+  PolicyConfig config = equalize_config();
+  config.reclaim_round_max_bytes = kGiB;
+  const Decision decision = decide_at_now(swap_host().build(), config);
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  EXPECT_LE(decision.total_bytes, kGiB);
+  EXPECT_GT(decision.total_bytes, kGiB / 2);
+}
+
+TEST(Equalize, SplitsTheMoveByEachDestinationsHeadroom) {
+  SnapshotBuilder builder;
+  builder.node(0, 400, 128).node(1, 92, 1).node(2, 150, 40);
+  builder.baseline(0, 90).baseline(1, 90).baseline(2, 90);
+  builder.pool("share", {0, 1, 2}).pool("reclaim", {0, 1, 2});
+  builder.container("web.service", "share", {{0, 24 * kGiB}});
+  builder.container("stream.scope", "reclaim", {{0, 12 * kGiB}});
+  const Decision decision = decide_at_now(builder.build(), equalize_config());
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  Bytes to_1 = 0;
+  Bytes to_2 = 0;
+  for (const ContainerMove& move : decision.migrate) {
+    ASSERT_EQ(move.dest_nodes.size(), 1U);
+    (move.dest_nodes[0] == 1 ? to_1 : to_2) += move.bytes_on_source;
+  }
+  EXPECT_GT(to_1, to_2);
+  EXPECT_GT(to_2, 0);
+}
+
+TEST(Equalize, ARecentMoveTheOtherWayBansTheDestination) {
+  History history{Round{kNow - 5min, 1, {0}, true, false, {}}};
+  PolicyConfig config = equalize_config();
+  config.backoff_after = 0;
+  const Decision decision = decide_at_now(swap_host().build(), config, history, true);
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_THAT(decision.explanation, ::testing::Contains(HasSubstr("dropped (ping-pong)")));
+}
+
+TEST(Equalize, WaitsOutTheCooldown) {
+  History history{Round{kNow - 10s, 0, {1}, true, false, {}}};
+  const Decision decision = decide_at_now(swap_host().build(), equalize_config(), history);
+  EXPECT_EQ(decision.status, DecisionStatus::cooldown);
+}
+
+TEST(Equalize, KatalystStaysTheDefaultAndPredictsNothing) {
+  const Decision decision = decide_at_now(swap_host().build());
+  EXPECT_EQ(decision.strategy, Strategy::katalyst);
+  EXPECT_FALSE(decision.prediction.has_value());
+}
+
+TEST(Equalize, LearnsTheSourceCurveFromItsReadings) {
+  Snapshot snapshot = swap_host().build();
+  snapshot.nodes[0].load_points = {{13, 92}, {60, 115}, {128, 400}};
+  const Decision decision = decide_at_now(snapshot, equalize_config());
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  EXPECT_TRUE(predicted(decision, 0).learned_curve);
+  EXPECT_FALSE(predicted(decision, 1).learned_curve);  // never loaded: borrows node 0's shape
+}
+
+TEST(BackoffInFlight, RoundsNotMeasuredYetCountTowardsBackoffAfter) {
+  History history;
+  for (int i = 0; i < 3; ++i) {
+    Round round{kNow - std::chrono::minutes(5 + i), 0, {1}, true, false, {}};
+    round.effect_pending = true;
+    history.push_back(round);
+  }
+  std::vector<std::string> lines;
+  Notes notes(lines, false);
+  const auto reason = hold_back(history, 0, kNow, PolicyConfig{}, notes);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_THAT(*reason, HasSubstr("3 round(s) off node 0 not measured yet"));
+
+  history.pop_back();  // two in flight, fewer than backoff_after
+  EXPECT_FALSE(hold_back(history, 0, kNow, PolicyConfig{}, notes).has_value());
+  history.push_back(Round{kNow - 20min, 0, {1}, true, false, RoundEffect{false, 150, 149, 50, 49}});
+  EXPECT_TRUE(hold_back(history, 0, kNow, PolicyConfig{}, notes).has_value());  // 2 + 1 failure
+}
+
+}  // namespace
+}  // namespace nb::core::testing
