@@ -28,8 +28,8 @@ std::string format_prediction(const json& prediction) {
                     node.value("learned_curve", false) ? "learned" : "assumed"});
   }
   std::string out = "predicted:\n" + format_table(rows);
-  const json& before = prediction.value("service_latency_before_ns", json());
-  const json& after = prediction.value("service_latency_after_ns", json());
+  const json before = prediction.value("service_latency_before_ns", json());
+  const json after = prediction.value("service_latency_after_ns", json());
   if (before.is_number() && after.is_number()) {
     out += fmt::format("service memory: {} -> {} ns predicted\n", cell_number(before),
                        cell_number(after));

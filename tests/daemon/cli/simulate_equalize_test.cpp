@@ -94,8 +94,8 @@ TEST(SimulateEqualize, DoesNoHarmOnAnyScenario) {
 // Back-off counts rounds whose effects are not measured yet: on a pressure no move relieves, at
 // most backoff_after (3) moves are in flight before the readings say whether moving helps.
 TEST(SimulateBackoff, AtMostBackoffAfterMovesGoOutBeforeTheirEffectsAreKnown) {
-  for (const std::string mode : {"relative", "equalize"}) {
-    const Simulation run = shipped("unmovable", "--compare " + mode + " --json");
+  for (const char* mode : {"relative", "equalize"}) {
+    const Simulation run = shipped("unmovable", std::string("--compare ") + mode + " --json");
     ASSERT_EQ(run.exit_code, 0) << run.err;
     std::map<long, bool> in_flight;  // round time -> started and not measured
     std::size_t most = 0;

@@ -92,6 +92,7 @@ constexpr const char* kDefaultsJson = R"json({
     "container_max_bytes": "10GiB",
     "container_min_bytes": "128MiB",
     "effect_delay": "1m",
+    "equalize_deadband": 0.05,
     "force_gap_ratio": 0.2,
     "force_latency_ratio": 1.5,
     "force_read_latency_ns": 80.0,
@@ -112,6 +113,7 @@ constexpr const char* kDefaultsJson = R"json({
     "reclaim_round_enough_bytes": "3GiB",
     "reclaim_round_max_bytes": "15GiB",
     "round_max_bytes": "12GiB",
+    "strategy": "katalyst",
     "supported_pools": [
       "share"
     ],
