@@ -116,7 +116,7 @@ TEST(Equalize, TheRoundCapBoundsTheMove) {
 
 TEST(Equalize, SplitsTheMoveByEachDestinationsHeadroom) {
   SnapshotBuilder builder;
-  builder.node(0, 400, 128).node(1, 92, 1).node(2, 150, 40);
+  builder.node(0, 400, 128).node(1, 92, 1).node(2, 110, 20);
   builder.baseline(0, 90).baseline(1, 90).baseline(2, 90);
   builder.pool("share", {0, 1, 2}).pool("reclaim", {0, 1, 2});
   builder.container("web.service", "share", {{0, 24 * kGiB}});

@@ -68,11 +68,14 @@ TEST(LoadPoints, KeepsOneReadingPerBandwidthAndDropsTheOldest) {
   points.add({51, 125});  // within 5 %: replaces it
   ASSERT_EQ(points.points().size(), 1U);
   EXPECT_EQ(points.points().front(), (LoadPoint{51, 125}));
+  double bandwidth = 100;  // each 10 % above the one before: none replaces another
   for (std::size_t i = 0; i < kMaxLoadPoints + 3; ++i) {
-    points.add({100.0 + 10.0 * static_cast<double>(i), 200});
+    points.add({bandwidth, 200});
+    bandwidth *= 1.1;
   }
   EXPECT_EQ(points.points().size(), kMaxLoadPoints);
-  EXPECT_NE(points.points().front(), (LoadPoint{51, 125}));
+  // 36 readings into 32: 51 and the three lowest of the rest are gone.
+  EXPECT_DOUBLE_EQ(points.points().front().bandwidth_gbps, 100 * std::pow(1.1, 3));
 }
 
 }  // namespace
