@@ -24,6 +24,8 @@ if [[ "${1:-}" == "--tests" ]]; then
   # Prometheus's own checks of the exposition: promtool (in prometheus) and node_exporter's
   # textfile collector. The tests run both binaries themselves; their services stay off.
   packages+=(prometheus prometheus-node-exporter)
+  # `numabalancerd simulate --plot` draws its SVG with gnuplot; its test draws one.
+  packages+=(gnuplot-nox)
 fi
 
 missing=()

@@ -45,10 +45,12 @@ struct RunningJob {
 
 class Simulation {
  public:
-  Simulation(const Scenario& scenario, const Mode& mode, bool backoff, const RoundSink& on_round)
+  Simulation(const Scenario& scenario, const Mode& mode, bool backoff, const RoundSink& on_round,
+             const SecondSink& on_second)
       : scenario_(scenario),
         mode_(mode),
         on_round_(on_round),
+        on_second_(on_second),
         policy_(scenario.config.policy),
         host_(scenario),
         noise_(static_cast<std::uint64_t>(scenario.seed), scenario.noise),
@@ -92,6 +94,7 @@ class Simulation {
   const Scenario& scenario_;
   const Mode& mode_;
   const RoundSink& on_round_;
+  const SecondSink& on_second_;
   core::PolicyConfig policy_;
   HostModel host_;
   Noise noise_;
@@ -127,6 +130,10 @@ void Simulation::step(long second) {
   run_job(second);
   loads_ = host_.loads();
   summary_.second(second, loads_);
+  if (on_second_) {
+    on_second_(SecondSample{second, summary_.sensitive_latency(loads_),
+                            summary_.traffic_latency(loads_), loads_});
+  }
   for (std::size_t n = 0; n < loads_.size(); ++n) {
     sums_[n].latency += loads_[n].loaded_latency_ns;
     sums_[n].traffic += loads_[n].traffic_gbps;
@@ -312,8 +319,8 @@ Result<std::vector<Mode>> parse_modes(std::string_view list) {
 }
 
 Summary run_mode(const Scenario& scenario, const Mode& mode, bool backoff,
-                 const RoundSink& on_round) {
-  return Simulation(scenario, mode, backoff, on_round).run();
+                 const RoundSink& on_round, const SecondSink& on_second) {
+  return Simulation(scenario, mode, backoff, on_round, on_second).run();
 }
 
 }  // namespace nb::sim

@@ -18,6 +18,7 @@
 #include "core/round_effect.hpp"
 #include "core/threshold_mode.hpp"
 #include "daemon/sim/scenario.hpp"
+#include "daemon/sim/series.hpp"
 #include "daemon/sim/summary.hpp"
 
 namespace nb::sim {
@@ -63,9 +64,11 @@ struct RoundReport {
 };
 
 using RoundSink = std::function<void(const RoundReport&)>;
+// Every simulated second, for --csv and --plot.
+using SecondSink = std::function<void(const SecondSample&)>;
 
 // One run of `scenario` in `mode`; `backoff` false sets backoff_after to 0.
 Summary run_mode(const Scenario& scenario, const Mode& mode, bool backoff,
-                 const RoundSink& on_round);
+                 const RoundSink& on_round, const SecondSink& on_second = {});
 
 }  // namespace nb::sim

@@ -45,7 +45,7 @@ summary() {
 # costs. vm-2nodes@6.1 took 620 s on the slower machine of 2026-12-07: its timeout leaves room
 # for a machine nearly twice as slow again.
 guests=(
-  "vm-2nodes stable 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects,hot_first 1200 512"
+  "vm-2nodes stable 2nodes smoke,manual_migration,faults,throughput,daemon,baselines,effects,equalize,hot_first 1200 512"
   "vm-4nodes stable 4nodes smoke,four_nodes_plan,destination_full,daemon_four_nodes,daemon_faults 600 512"
   "vm-2nodes backports 2nodes smoke,manual_migration,walk,hot_first 900 768"
 )

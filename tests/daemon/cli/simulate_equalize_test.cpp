@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "tests/daemon/cli/simulate_run.hpp"
@@ -148,6 +149,44 @@ TEST(SimulateOutput, TheTableShowsEffectsDeferredRoundsAndNoSettleForOff) {
 
   const Simulation off = shipped("swap", "--compare off");
   EXPECT_THAT(table_line(off.out, "settle (s)"), ::testing::MatchesRegex("settle \\(s\\) *"));
+}
+
+TEST(SimulateOutput, CsvHasEverySecondOfEveryMode) {
+  nb::testing::TempTree tree;
+  const fs::path csv = tree.path("antagonist.csv");
+  const Simulation run = shipped("antagonist", "--compare off,equalize --csv '" + csv.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::istringstream lines(nb::testing::read_file(csv));
+  std::string header;
+  std::getline(lines, header);
+  EXPECT_EQ(header,
+            "mode,second,sensitive_latency_ns,traffic_latency_ns,node0_latency_ns,"
+            "node0_traffic_gbps,node1_latency_ns,node1_traffic_gbps");
+  std::map<std::string, int> rows;
+  for (std::string line; std::getline(lines, line);) {
+    ++rows[line.substr(0, line.find(','))];
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 7) << line;
+  }
+  EXPECT_EQ(rows["off"], 3600);  // one hour, every second
+  EXPECT_EQ(rows["equalize"], 3600);
+}
+
+TEST(SimulateOutput, PlotDrawsAnSvgOrSaysGnuplotIsMissing) {
+  nb::testing::TempTree tree;
+  const fs::path svg = tree.path("swap.svg");
+  const Simulation run = shipped("swap", "--compare off,equalize --plot '" + svg.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string drawn = nb::testing::read_file(svg);
+  EXPECT_THAT(drawn, ::testing::HasSubstr("<svg"));
+  EXPECT_THAT(drawn, ::testing::HasSubstr("equalize: sensitive"));
+  EXPECT_THAT(drawn, ::testing::HasSubstr("off: all traffic"));
+
+  const fs::path none = tree.path("none.svg");
+  const Simulation without =
+      shipped("swap", "--compare off --plot '" + none.string() + "'", "PATH=/nonexistent");
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_THAT(without.err, ::testing::HasSubstr("--plot needs gnuplot, which is not installed"));
+  EXPECT_FALSE(fs::exists(none));
 }
 
 TEST(SimulateBadInput, AnIntervalLongerThanTheScenarioIsRefused) {

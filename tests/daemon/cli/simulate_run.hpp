@@ -29,11 +29,13 @@ struct Simulation {
   std::string err;
 };
 
-inline Simulation simulate(const fs::path& scenario, const std::string& arguments) {
+// `environment`, if given, goes before the command: "PATH=/nowhere".
+inline Simulation simulate(const fs::path& scenario, const std::string& arguments,
+                           const std::string& environment = "") {
   nb::testing::TempTree tree;
   const fs::path out = tree.path("stdout");
   const fs::path err = tree.path("stderr");
-  const std::string command = "'" + kDaemon.string() + "' simulate --scenario '" +
+  const std::string command = environment + " '" + kDaemon.string() + "' simulate --scenario '" +
                               scenario.string() + "' " + arguments + " >'" + out.string() +
                               "' 2>'" + err.string() + "'";
   const int status = std::system(command.c_str());
@@ -55,8 +57,9 @@ inline Simulation simulate(const fs::path& scenario, const std::string& argument
   return run;
 }
 
-inline Simulation shipped(const std::string& name, const std::string& arguments) {
-  return simulate(kScenarios / (name + ".toml"), arguments);
+inline Simulation shipped(const std::string& name, const std::string& arguments,
+                          const std::string& environment = "") {
+  return simulate(kScenarios / (name + ".toml"), arguments, environment);
 }
 
 }  // namespace nb::cli::testing
