@@ -392,6 +392,19 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
                     " is predicted to slow service memory (" +
                     describe_latency(*service_before) + " now)");
   }
+  // A move the closed loop would judge `not improved` is not worth its cost: the hottest node it
+  // touches must come out at least min_improvement below the source's latency now.
+  double hot_after = 0;
+  for (const NodePrediction& node : prediction.nodes) {
+    hot_after = std::max(hot_after, node.latency_after_ns);
+  }
+  if (hot_after > source->latency * (1 - config.min_improvement)) {
+    return hold(decision, DecisionStatus::idle,
+                "the best move off node " + std::to_string(source->node->id) +
+                    " is predicted to lower the hottest latency from " +
+                    describe_latency(source->latency) + " to " + describe_latency(hot_after) +
+                    ", less than min_improvement " + format_number(config.min_improvement));
+  }
   std::vector<Bytes> bytes;
   Bytes total_bytes = 0;
   for (double shift : plan.shifted) {

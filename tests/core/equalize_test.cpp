@@ -91,8 +91,21 @@ TEST(Equalize, NodesWithinTheDeadbandAreEven) {
 
   PolicyConfig narrow = equalize_config();
   narrow.equalize_deadband = 0.02;
+  narrow.min_improvement = 0.01;
   decision = decide_at_now(snapshot, narrow);
   EXPECT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+}
+
+TEST(Equalize, AMoveTheLoopWouldJudgeNotImprovedIsNotMade) {
+  // 11 % apart: beyond the deadband, but evening them out lowers node 0 by about 5 %, less than
+  // min_improvement (10 %), the drop by which a round's effect counts as improved.
+  Snapshot snapshot = swap_host().build();
+  snapshot.nodes[0].read_latency_ns = 100;
+  snapshot.nodes[1].read_latency_ns = 90;
+  const Decision decision = decide_at_now(snapshot, equalize_config());
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_THAT(decision.reason, HasSubstr("less than min_improvement 0.1"));
+  EXPECT_TRUE(decision.migrate.empty());
 }
 
 TEST(Equalize, AHotNodeWithoutBatchMemoryIsNamed) {
