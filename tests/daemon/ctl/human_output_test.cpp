@@ -208,6 +208,42 @@ TEST(HumanOutput, PendingReconcileSaysWhereTheOutcomeWillShow) {
   expect_contains(joined, "round #12 was already running, this request joins it");
 }
 
+TEST(HumanOutput, PlanShowsEqualizesPrediction) {
+  const json decision = {
+      {"status", "ready"},
+      {"reason", "evening out node 0 (746.2 ns) with node 1"},
+      {"level", "none"},
+      {"source_node", 0},
+      {"dest_nodes", {1}},
+      {"migrate", {{{"id", "stream.scope"}, {"bytes_on_source", 6531806321}, {"dest_nodes", {1}}}}},
+      {"evict", json::array()},
+      {"total_bytes", 6531806321},
+      {"threshold", 0.7},
+      {"strategy", "equalize"},
+      {"prediction",
+       {{"nodes",
+         {{{"node", 0}, {"latency_before_ns", 746.2}, {"latency_after_ns", 102.77},
+           {"bandwidth_before_gbps", 128.0}, {"bandwidth_after_gbps", 63.1}, {"learned_curve", true}},
+          {{"node", 1}, {"latency_before_ns", 90.1}, {"latency_after_ns", 102.77},
+           {"bandwidth_before_gbps", 0.0}, {"bandwidth_after_gbps", 64.9},
+           {"learned_curve", false}}}},
+        {"traffic_per_gib", 10.667},
+        {"service_latency_before_ns", 746.2},
+        {"service_latency_after_ns", 102.77}}}};
+  const std::string shown = format_result("plan", {{"decision", decision}});
+  expect_contains(shown, "predicted:");
+  expect_contains(shown, "746.2 ns");
+  expect_contains(shown, "102.77 ns");
+  expect_contains(shown, "learned");
+  expect_contains(shown, "assumed");
+  expect_contains(shown, "service memory: 746.2 -> 102.77 ns predicted");
+  // The seed's decisions have no prediction, and show none.
+  json seed = decision;
+  seed.erase("prediction");
+  seed.erase("strategy");
+  EXPECT_EQ(format_result("plan", {{"decision", seed}}).find("predicted"), std::string::npos);
+}
+
 // Every object a view reads, present but empty; the sanitizer build keeps nlohmann::json's
 // assertions, so a read of a missing key through a const operator[] fails here.
 json reply_without_fields() {
