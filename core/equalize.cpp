@@ -179,8 +179,8 @@ std::vector<NodeView*> destinations_from(const NodeView& source, std::vector<Nod
       });
       continue;
     }
-    if (const Round* ban = ping_pong_ban(history, source.node->id, view.node->id, now,
-                                         config.ping_pong_window)) {
+    if (const Round* ban = unitemized_ping_pong_ban(history, source.node->id, view.node->id, now,
+                                                    config.ping_pong_window)) {
       notes.add("candidate " + name + ": dropped (ping-pong), a round " +
                 format_age(std::chrono::duration_cast<Duration>(now - ban->time)) +
                 " moved memory from " + name + " to node " + std::to_string(source.node->id) +
@@ -193,10 +193,13 @@ std::vector<NodeView*> destinations_from(const NodeView& source, std::vector<Nod
 }
 
 // The batch containers' shares of each destination's bytes: the largest on the source first, no
-// container more than reclaim_container_max_bytes, each piece within the container's pool.
+// container more than reclaim_container_max_bytes, each piece within the container's pool, and
+// none of the bytes of a container that a recent round moved from that destination to here
+// (the ping-pong ban, per container and direction).
 std::vector<ContainerMove> share_out(const Snapshot& snapshot, const NodeView& source,
                                      const std::vector<const NodeView*>& destinations,
-                                     const std::vector<Bytes>& bytes, const PolicyConfig& config) {
+                                     const std::vector<Bytes>& bytes, const History& history,
+                                     TimePoint now, const PolicyConfig& config, Notes& notes) {
   std::vector<const Container*> batch;
   for (const Container& container : snapshot.containers) {
     if (container.pool == config.reclaim_pool && container.anon_on(source.node->id) > 0) {
@@ -223,9 +226,17 @@ std::vector<ContainerMove> share_out(const Snapshot& snapshot, const NodeView& s
         continue;
       }
       Bytes& already = taken[container->id];
-      const Bytes room = std::min(container->anon_on(source.node->id),
-                                  config.reclaim_container_max_bytes) -
-                         already;
+      const Bytes returning = bytes_that_came_from(history, container->id, source.node->id, to,
+                                                   now, config.ping_pong_window);
+      if (returning > 0) {
+        notes.add(container->id + ": " + format_bytes(static_cast<double>(returning)) +
+                  " of it came from node " + std::to_string(to) + " within ping_pong_window " +
+                  format_duration(config.ping_pong_window) + " and stays");
+      }
+      const Bytes room = std::max<Bytes>(
+          0, std::min(container->anon_on(source.node->id) - returning,
+                      config.reclaim_container_max_bytes) -
+                 already);
       const Bytes piece = std::min(room, wanted);
       if (piece < kSmallestPiece) {
         continue;
@@ -417,7 +428,8 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
                     format_bytes(static_cast<double>(total_bytes)) +
                     ", below reclaim_container_min_bytes");
   }
-  decision.migrate = share_out(snapshot, *source, plan.destinations, bytes, config);
+  decision.migrate =
+      share_out(snapshot, *source, plan.destinations, bytes, history, now, config, notes);
   for (const ContainerMove& move : decision.migrate) {
     decision.total_bytes += move.bytes_on_source;
     for (NodeId to : move.dest_nodes) {

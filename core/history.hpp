@@ -3,6 +3,7 @@
 // read it.
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/units.hpp"
@@ -20,6 +21,16 @@ struct RoundEffect {
   double gap_after = 0;
 };
 
+// What a round moved of one container to one destination; partial moves make this the unit of
+// the ping-pong ban.
+struct MovedShare {
+  std::string container;
+  NodeId to = 0;
+  Bytes bytes = 0;
+
+  bool operator==(const MovedShare&) const = default;
+};
+
 struct Round {
   TimePoint time;
   std::optional<NodeId> source_node;
@@ -30,6 +41,9 @@ struct Round {
   // Its job is over and its effect still to be measured: the round is in flight, and back-off
   // counts it as one that may not have helped.
   bool effect_pending = false;
+  // Per container and destination, when the round's driver knows it; empty for rounds recorded
+  // before it was kept, which then ban the whole direction.
+  std::vector<MovedShare> moved = {};
 };
 
 using History = std::vector<Round>;

@@ -7,15 +7,51 @@
 
 namespace nb::core {
 
+namespace {
+
+// A round within the window that migrated memory from `dest` to a set including `source`.
+bool moved_the_other_way(const Round& round, NodeId source, NodeId dest, TimePoint now,
+                         Duration window) {
+  return round.migrated && round.source_node == dest && now - round.time <= window &&
+         std::find(round.dest_nodes.begin(), round.dest_nodes.end(), source) !=
+             round.dest_nodes.end();
+}
+
+}  // namespace
+
+Bytes bytes_that_came_from(const History& history, const std::string& container, NodeId source,
+                           NodeId dest, TimePoint now, Duration window) {
+  Bytes bytes = 0;
+  for (const Round& round : history) {
+    if (!moved_the_other_way(round, source, dest, now, window)) {
+      continue;
+    }
+    for (const MovedShare& share : round.moved) {
+      if (share.container == container && share.to == source) {
+        bytes += share.bytes;
+      }
+    }
+  }
+  return bytes;
+}
+
+const Round* unitemized_ping_pong_ban(const History& history, NodeId source, NodeId dest,
+                                      TimePoint now, Duration window) {
+  const Round* latest = nullptr;
+  for (const Round& round : history) {
+    if (round.moved.empty() && moved_the_other_way(round, source, dest, now, window) &&
+        (latest == nullptr || round.time > latest->time)) {
+      latest = &round;
+    }
+  }
+  return latest;
+}
+
 const Round* ping_pong_ban(const History& history, NodeId source, NodeId dest, TimePoint now,
                            Duration window) {
   const Round* latest = nullptr;
   for (const Round& round : history) {
-    if (!round.migrated || round.source_node != dest || now - round.time > window) {
-      continue;
-    }
-    if (std::find(round.dest_nodes.begin(), round.dest_nodes.end(), source) ==
-        round.dest_nodes.end()) {
+    if (!moved_the_other_way(round, source, dest, now, window)) {
       continue;
     }
     if (latest == nullptr || round.time > latest->time) {

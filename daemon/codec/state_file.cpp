@@ -101,6 +101,13 @@ nlohmann::json to_json(const RoundRecord& record) {
       {"moved_bytes", record.moved_bytes},
       {"migrated", record.migrated},
   };
+  if (!record.moved_shares.empty()) {
+    nlohmann::json shares = nlohmann::json::array();
+    for (const core::MovedShare& share : record.moved_shares) {
+      shares.push_back({{"id", share.container}, {"to", share.to}, {"bytes", share.bytes}});
+    }
+    out["moved_by_container"] = std::move(shares);
+  }
   if (record.report) {
     out["report"] = to_json(*record.report);
   }
@@ -143,6 +150,13 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   record.planned_bytes = json.value("planned_bytes", Bytes{0});
   record.moved_bytes = json.value("moved_bytes", Bytes{0});
   record.migrated = json.value("migrated", false);
+  if (auto shares = json.find("moved_by_container"); shares != json.end() && !shares->is_null()) {
+    for (const auto& share : shares->get_ref<const nlohmann::json::array_t&>()) {
+      record.moved_shares.push_back(core::MovedShare{share.at("id").get<std::string>(),
+                                                     share.at("to").get<NodeId>(),
+                                                     share.at("bytes").get<Bytes>()});
+    }
+  }
   if (auto report = json.find("report"); report != json.end() && !report->is_null()) {
     auto summary = summary_from_json(*report);
     if (!summary) {
@@ -184,7 +198,7 @@ std::optional<core::Round> history_entry(const RoundRecord& record) {
   }
   return core::Round{record.time,     record.source_node,      record.dest_nodes,
                      record.migrated, !record.evicted.empty(), effect,
-                     record.effect_pending()};
+                     record.effect_pending(), record.moved_shares};
 }
 
 core::History to_history(const std::vector<RoundRecord>& records) {

@@ -16,6 +16,7 @@
 #include "base/result.hpp"
 #include "base/units.hpp"
 #include "core/history.hpp"
+#include "core/history.hpp"
 #include "core/round_effect.hpp"
 #include "daemon/codec/baseline_json.hpp"
 #include "daemon/codec/report_summary.hpp"
@@ -38,6 +39,9 @@ struct RoundRecord {
   Bytes planned_bytes = 0;
   Bytes moved_bytes = 0;
   bool migrated = false;
+  // What the job moved of each container to each destination: the ping-pong ban's unit for
+  // strategies that move parts of containers. Empty in rounds saved before it was kept.
+  std::vector<core::MovedShare> moved_shares;
   std::optional<ReportSummary> report;  // when a job ran
   // The whole report (per container, per process) as codec::to_json(report, limit) wrote it once
   // when the job ended, kept only for the newest rounds (see keep_newest_full_reports). It stays

@@ -38,6 +38,15 @@ void record_job_result(const JobResult& result, bool cancel_requested, codec::Ro
     counters.add_report(report);
     record.moved_bytes = report.bytes_moved();
     record.migrated = !report.dry_run && report.bytes_moved() > 0;
+    if (record.migrated) {
+      for (const actuator::ContainerReport& container : report.containers) {
+        for (const auto& [to, bytes] : container.bytes_moved_to()) {
+          if (bytes > 0) {
+            record.moved_shares.push_back(core::MovedShare{container.id, to, bytes});
+          }
+        }
+      }
+    }
     record.report = codec::summarize(report);
     record.full_report = codec::to_json(report, kProcessesPerContainerKept);
     if (report.stop_reason == actuator::StopReason::cancelled) {

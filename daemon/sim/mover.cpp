@@ -22,6 +22,15 @@ std::vector<NodeId> Mover::destinations() const {
   return actuator::all_destinations(targets_);
 }
 
+std::vector<core::MovedShare> Mover::shares() const {
+  std::vector<core::MovedShare> shares;
+  for (const auto& [key, bytes] : moved_by_) {
+    shares.push_back(core::MovedShare{host_.container(key.first).id, host_.node(key.second).id,
+                                      bytes});
+  }
+  return shares;
+}
+
 void Mover::next_target() {
   ++target_;
   target_moved_ = 0;
@@ -76,6 +85,7 @@ void Mover::run_second(const std::function<void(const Batch&)>& on_batch) {
     host_.move(batch->container, batch->from, batch->to, batch->bytes);
     picker_.record_moved(host_.node(batch->to).id, batch->bytes);
     moved_ += batch->bytes;
+    moved_by_[{batch->container, batch->to}] += batch->bytes;
     target_moved_ += batch->bytes;
     tokens -= batch->bytes;
     on_batch(*batch);

@@ -6,7 +6,11 @@
 // memory (host_model.hpp).
 
 #include <functional>
+#include <map>
+#include <utility>
 #include <vector>
+
+#include "core/history.hpp"
 
 #include "actuator/destination_picker.hpp"
 #include "actuator/job_options.hpp"
@@ -40,6 +44,8 @@ class Mover {
   NodeId source() const { return source_; }
   Bytes budget() const { return budget_; }
   Bytes moved() const { return moved_; }
+  // What moved of each container to each destination, for the ping-pong ban.
+  std::vector<core::MovedShare> shares() const;
   std::vector<NodeId> destinations() const;
 
  private:
@@ -58,6 +64,7 @@ class Mover {
   std::size_t target_ = 0;
   Bytes target_moved_ = 0;
   Bytes moved_ = 0;
+  std::map<std::pair<std::size_t, std::size_t>, Bytes> moved_by_;  // (container, to) -> bytes
   Duration elapsed_{};
   bool done_ = false;
 };

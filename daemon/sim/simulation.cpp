@@ -166,6 +166,7 @@ void Simulation::run_job(long second) {
     round.dest_nodes = job_->dest_nodes;
     round.migrated = true;
     round.effect_pending = true;
+    round.moved = mover.shares();
     history_.push_back(round);
     const long finished = second + 1;
     pending_.push_back(PendingEffect{

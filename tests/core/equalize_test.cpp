@@ -155,6 +155,29 @@ TEST(Equalize, ARecentMoveTheOtherWayBansTheDestination) {
   EXPECT_THAT(decision.explanation, ::testing::Contains(HasSubstr("dropped (ping-pong)")));
 }
 
+TEST(Equalize, BytesARecentRoundBroughtHereDoNotGoBack) {
+  // 20 minutes ago a round moved 10 GiB of stream.scope from node 1 to node 0: within the
+  // 30 min window those bytes stay; the rest of stream.scope and another container may go.
+  Round earlier{kNow - 20min, 1, {0}, true, false, RoundEffect{true, 150, 100, 50, 5}};
+  earlier.moved = {{"stream.scope", 0, 10 * kGiB}};
+  PolicyConfig config = equalize_config();
+  config.ping_pong_window = 30min;
+  Snapshot snapshot = swap_host().build();
+  const Decision decision = decide_at_now(snapshot, config, {earlier}, true);
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  ASSERT_EQ(decision.migrate.size(), 1U);
+  EXPECT_EQ(decision.migrate[0].id, "stream.scope");
+  EXPECT_LE(decision.migrate[0].bytes_on_source, 2 * kGiB);  // 12 GiB on node 0, 10 of them banned
+  EXPECT_THAT(decision.explanation,
+              ::testing::Contains(HasSubstr("stream.scope: 10 GiB of it came from node 1")));
+
+  // Outside the window the whole container may move again.
+  config.ping_pong_window = 10min;
+  const Decision later = decide_at_now(snapshot, config, {earlier});
+  ASSERT_EQ(later.status, DecisionStatus::ready) << later.reason;
+  EXPECT_GT(later.migrate[0].bytes_on_source, 2 * kGiB);
+}
+
 TEST(Equalize, WaitsOutTheCooldown) {
   History history{Round{kNow - 10s, 0, {1}, true, false, {}}};
   const Decision decision = decide_at_now(swap_host().build(), equalize_config(), history);
