@@ -152,6 +152,33 @@ Plan even_out(const NodeView& source, std::vector<const NodeView*> destinations)
   return plan;
 }
 
+// What a GiB moved off the source is taken to carry. At most the source's bandwidth over its
+// batch bytes (as if batch memory carried all of it), so that a move undershoots; at least that
+// bandwidth over all its bytes. Within those bounds, the newest measured round off the source
+// says what its moved memory carried.
+double traffic_per_gib(const NodeView& source, const History& history, Notes& notes) {
+  const double most = source.bandwidth / (static_cast<double>(source.batch_bytes) / kGiB);
+  const double all_bytes = static_cast<double>(source.batch_bytes + source.service_bytes);
+  const double least = source.bandwidth / (all_bytes / kGiB);
+  const Round* newest = nullptr;
+  for (const Round& round : history) {
+    if (round.migrated && round.source_node == source.node->id && round.effect &&
+        round.effect->traffic_per_gib && (newest == nullptr || round.time > newest->time)) {
+      newest = &round;
+    }
+  }
+  if (newest == nullptr) {
+    return most;
+  }
+  const double measured = *newest->effect->traffic_per_gib;
+  const double taken = std::clamp(measured, least, most);
+  notes.add("traffic per GiB: the newest measured round off node " +
+            std::to_string(source.node->id) + " lost " + format_number(measured) +
+            " GB/s per GiB it moved; taken as " + format_number(taken) + " (between " +
+            format_number(least) + " and " + format_number(most) + ")");
+  return taken;
+}
+
 Decision& hold(Decision& decision, DecisionStatus status, std::string reason) {
   decision.status = status;
   decision.reason = std::move(reason);
@@ -327,7 +354,7 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   }
 
   Plan plan = even_out(*source, {destinations.begin(), destinations.end()});
-  const double per_gib = source->bandwidth / (static_cast<double>(source->batch_bytes) / kGiB);
+  const double per_gib = traffic_per_gib(*source, history, notes);
   // The round's byte caps, and each destination's free memory, bound the traffic shifted.
   double total_shift = 0;
   for (std::size_t d = 0; d < plan.shifted.size(); ++d) {

@@ -19,6 +19,9 @@ struct RoundEffect {
   double hot_after = 0;
   double gap_before = 0;
   double gap_after = 0;
+  // The bandwidth the source lost per GiB moved off it (GB/s), when both snapshots had it and
+  // it fell: what a byte of the moved memory carried, to correct the next move's estimate.
+  std::optional<double> traffic_per_gib = std::nullopt;
 };
 
 // What a round moved of one container to one destination; partial moves make this the unit of

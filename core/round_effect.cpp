@@ -19,6 +19,15 @@ std::optional<double> latency_of(const Snapshot& snapshot, NodeId id) {
   return std::nullopt;
 }
 
+std::optional<double> bandwidth_of(const Snapshot& snapshot, NodeId id) {
+  for (const Node& node : snapshot.nodes) {
+    if (node.id == id && node.bandwidth_gbps) {
+      return node.bandwidth_gbps;
+    }
+  }
+  return std::nullopt;
+}
+
 struct Latencies {
   double source = 0;
   double hot = 0;
@@ -80,6 +89,12 @@ EffectOrReason measure_effect(const RoundMoves& moves, const Snapshot& before,
   MeasuredEffect measured;
   measured.effect =
       RoundEffect{a.hot <= b.source * (1 - config.min_improvement), b.source, a.hot, b.gap, a.gap};
+  const auto bandwidth_before = bandwidth_of(before, moves.source);
+  const auto bandwidth_after = bandwidth_of(after, moves.source);
+  if (bandwidth_before && bandwidth_after && *bandwidth_before > *bandwidth_after) {
+    measured.effect.traffic_per_gib = (*bandwidth_before - *bandwidth_after) /
+                                      (static_cast<double>(moves.moved_bytes) / kGiB);
+  }
   measured.source_latency_before = b.source;
   measured.source_latency_after = a.source;
   measured.bytes_moved = moves.moved_bytes;

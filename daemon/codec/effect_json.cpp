@@ -24,17 +24,24 @@ core::RoundEffect read_numbers(const nlohmann::json& json, std::string_view path
   effect.hot_after = number(kNumbers[1]);
   effect.gap_before = number(kNumbers[2]);
   effect.gap_after = number(kNumbers[3]);
+  if (const auto* per_gib = reader::optional_field(json, "traffic_per_gib")) {
+    effect.traffic_per_gib = reader::read_number(*per_gib, reader::child(path, "traffic_per_gib"));
+  }
   return effect;
 }
 
 }  // namespace
 
 nlohmann::json to_json(const core::RoundEffect& effect) {
-  return {{"improved", effect.improved},
-          {"hot_before", effect.hot_before},
-          {"hot_after", effect.hot_after},
-          {"gap_before", effect.gap_before},
-          {"gap_after", effect.gap_after}};
+  nlohmann::json json = {{"improved", effect.improved},
+                         {"hot_before", effect.hot_before},
+                         {"hot_after", effect.hot_after},
+                         {"gap_before", effect.gap_before},
+                         {"gap_after", effect.gap_after}};
+  if (effect.traffic_per_gib) {
+    json["traffic_per_gib"] = *effect.traffic_per_gib;
+  }
+  return json;
 }
 
 nlohmann::json to_json(const core::MeasuredEffect& measured, std::optional<TimePoint> when) {
@@ -49,7 +56,8 @@ nlohmann::json to_json(const core::MeasuredEffect& measured, std::optional<TimeP
 core::RoundEffect read_round_effect(const nlohmann::json& json, std::string_view path) {
   reader::require_object(json, path);
   reader::check_keys(json, path,
-                     {"improved", "hot_before", "hot_after", "gap_before", "gap_after"});
+                     {"improved", "hot_before", "hot_after", "gap_before", "gap_after",
+                      "traffic_per_gib"});
   return read_numbers(json, path);
 }
 
@@ -57,7 +65,8 @@ ReadMeasuredEffect read_measured_effect(const nlohmann::json& json, std::string_
   reader::require_object(json, path);
   reader::check_keys(json, path,
                      {"improved", "hot_before", "hot_after", "gap_before", "gap_after",
-                      "source_latency_before", "source_latency_after", "bytes_moved", "measured"});
+                      "traffic_per_gib", "source_latency_before", "source_latency_after",
+                      "bytes_moved", "measured"});
   ReadMeasuredEffect out;
   out.measured.effect = read_numbers(json, path);
   auto number = [&](std::string_view key) {

@@ -38,6 +38,13 @@ void write_effect(const RoundRecord& record, nlohmann::json& out) {
     }
     out["latencies_before"] = std::move(latencies);
   }
+  if (!record.bandwidths_before.empty()) {
+    nlohmann::json bandwidths = nlohmann::json::object();
+    for (const auto& [node, gbps] : record.bandwidths_before) {
+      bandwidths[std::to_string(node)] = gbps;
+    }
+    out["bandwidths_before"] = std::move(bandwidths);
+  }
   if (record.job_finished) {
     out["job_finished"] = format_rfc3339(*record.job_finished);
   }
@@ -60,6 +67,14 @@ Result<bool> read_effect(const nlohmann::json& json, RoundRecord& record) {
       for (const auto& [key, value] : latencies->items()) {
         const std::string at = json_reader::child(path + ".latencies_before", key);
         record.latencies_before[json_reader::parse_node_key(key, at)] =
+            json_reader::read_number(value, at);
+      }
+    }
+    if (const auto* bandwidths = json_reader::optional_field(json, "bandwidths_before")) {
+      json_reader::require_object(*bandwidths, path + ".bandwidths_before");
+      for (const auto& [key, value] : bandwidths->items()) {
+        const std::string at = json_reader::child(path + ".bandwidths_before", key);
+        record.bandwidths_before[json_reader::parse_node_key(key, at)] =
             json_reader::read_number(value, at);
       }
     }

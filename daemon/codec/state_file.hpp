@@ -52,6 +52,7 @@ struct RoundRecord {
   // job was planned from, when the job finished, and then the effect measured effect_delay later
   // (or why there is none).
   std::map<NodeId, double> latencies_before;
+  std::map<NodeId, double> bandwidths_before;
   std::optional<TimePoint> job_finished;
   std::optional<core::MeasuredEffect> effect;
   std::optional<TimePoint> effect_measured;

@@ -19,6 +19,10 @@ core::Snapshot snapshot_before(const codec::RoundRecord& record) {
     core::Node node;
     node.id = id;
     node.read_latency_ns = ns;
+    if (auto bandwidth = record.bandwidths_before.find(id);
+        bandwidth != record.bandwidths_before.end()) {
+      node.bandwidth_gbps = bandwidth->second;
+    }
     before.nodes.push_back(std::move(node));
   }
   return before;
@@ -42,12 +46,16 @@ void log_effect(const codec::RoundRecord& record) {
 
 void keep_latencies_before(codec::RoundRecord& record, const core::Snapshot& snapshot) {
   record.latencies_before.clear();
+  record.bandwidths_before.clear();
   for (const core::Node& node : snapshot.nodes) {
     const bool involved = record.source_node == node.id ||
                           std::find(record.dest_nodes.begin(), record.dest_nodes.end(), node.id) !=
                               record.dest_nodes.end();
     if (involved && node.read_latency_ns) {
       record.latencies_before[node.id] = *node.read_latency_ns;
+    }
+    if (involved && node.bandwidth_gbps) {
+      record.bandwidths_before[node.id] = *node.bandwidth_gbps;
     }
   }
 }

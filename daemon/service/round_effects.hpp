@@ -16,7 +16,8 @@
 
 namespace nb::service {
 
-// The read latencies of the round's source and destinations in `snapshot`, for its effect.
+// The read latencies (and bandwidths) of the round's source and destinations in `snapshot`, for
+// its effect.
 void keep_latencies_before(codec::RoundRecord& record, const core::Snapshot& snapshot);
 
 // Measures, from `after`, each kept round whose effect is due at after.time; returns them.

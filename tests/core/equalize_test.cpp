@@ -178,6 +178,27 @@ TEST(Equalize, BytesARecentRoundBroughtHereDoNotGoBack) {
   EXPECT_GT(later.migrate[0].bytes_on_source, 2 * kGiB);
 }
 
+TEST(Equalize, TheNewestMeasuredEffectCorrectsTheTrafficPerGiB) {
+  // Without history a GiB of node 0's batch memory is taken to carry 128 / 12 GB/s, the most it
+  // can. A measured round off node 0 says its moved memory carried 5 GB/s per GiB: the next move
+  // takes about twice the bytes for the same traffic.
+  const Decision first = decide_at_now(swap_host().build(), equalize_config());
+  ASSERT_EQ(first.status, DecisionStatus::ready) << first.reason;
+  EXPECT_NEAR(first.prediction->traffic_per_gib, 128.0 / 12, 1e-9);
+
+  Round measured{kNow - 20min, 0, {1}, true, false, RoundEffect{true, 300, 200, 200, 50, 5.0}};
+  const Decision corrected = decide_at_now(swap_host().build(), equalize_config(), {measured}, true);
+  ASSERT_EQ(corrected.status, DecisionStatus::ready) << corrected.reason;
+  EXPECT_NEAR(corrected.prediction->traffic_per_gib, 5.0, 1e-9);
+  EXPECT_GT(corrected.total_bytes, 3 * first.total_bytes / 2);
+  EXPECT_THAT(corrected.explanation, ::testing::Contains(HasSubstr("lost 5 GB/s per GiB")));
+
+  // Below what all of node 0's memory would carry (128 / 36), the measurement is clamped there.
+  measured.effect->traffic_per_gib = 1.0;
+  const Decision clamped = decide_at_now(swap_host().build(), equalize_config(), {measured});
+  EXPECT_NEAR(clamped.prediction->traffic_per_gib, 128.0 / 36, 1e-9);
+}
+
 TEST(Equalize, WaitsOutTheCooldown) {
   History history{Round{kNow - 10s, 0, {1}, true, false, {}}};
   const Decision decision = decide_at_now(swap_host().build(), equalize_config(), history);

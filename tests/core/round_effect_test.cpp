@@ -83,6 +83,21 @@ TEST(Effect, AJobWithoutAPlanIsMeasuredOnWhatItMoved) {
   EXPECT_TRUE(std::get<MeasuredEffect>(result).effect.improved);
 }
 
+TEST(Effect, TheSourcesLostBandwidthPerGiBMovedIsMeasured) {
+  const Snapshot before = SnapshotBuilder().node(0, 200, 100).node(1, 90, 10).build();
+  const Snapshot after = SnapshotBuilder().node(0, 120, 60).node(1, 110, 50).build();
+  auto effect = measure_effect(moves({1}, 4 * kGiB, 4 * kGiB), before, after, PolicyConfig{});
+  ASSERT_TRUE(std::holds_alternative<MeasuredEffect>(effect));
+  ASSERT_TRUE(std::get<MeasuredEffect>(effect).effect.traffic_per_gib.has_value());
+  EXPECT_DOUBLE_EQ(*std::get<MeasuredEffect>(effect).effect.traffic_per_gib, 10.0);  // 40 / 4
+
+  // The source's bandwidth rose (the workload grew): the move says nothing about its bytes.
+  const Snapshot busier = SnapshotBuilder().node(0, 120, 110).node(1, 110, 50).build();
+  effect = measure_effect(moves({1}, 4 * kGiB, 4 * kGiB), before, busier, PolicyConfig{});
+  ASSERT_TRUE(std::holds_alternative<MeasuredEffect>(effect));
+  EXPECT_FALSE(std::get<MeasuredEffect>(effect).effect.traffic_per_gib.has_value());
+}
+
 TEST(Effect, MinImprovementComesFromTheConfig) {
   PolicyConfig config;
   config.min_improvement = 0.3;

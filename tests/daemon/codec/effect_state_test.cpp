@@ -46,6 +46,21 @@ TEST(EffectState, AMeasuredEffectRoundTrips) {
   EXPECT_DOUBLE_EQ(history_entry(*read)->effect->hot_after, 120);
 }
 
+TEST(EffectState, TheTrafficPerGiBAndTheBandwidthsBeforeRoundTrip) {
+  RoundRecord record = migrated_round();
+  record.bandwidths_before = {{0, 80.0}, {1, 5.0}};
+  record.effect = core::MeasuredEffect{{true, 150, 120, 50, 10, 7.5}, 150, 120, 2 * kGiB};
+  const json written = to_json(record);
+  EXPECT_EQ(written["effect"]["traffic_per_gib"], 7.5);
+  EXPECT_EQ(written["bandwidths_before"], json::parse(R"({"0": 80.0, "1": 5.0})"));
+  auto read = record_from_json(written);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_EQ(read->bandwidths_before, record.bandwidths_before);
+  ASSERT_TRUE(read->effect.has_value());
+  EXPECT_EQ(read->effect->effect.traffic_per_gib, 7.5);
+  EXPECT_EQ(to_history({*read}).front().effect->traffic_per_gib, 7.5);
+}
+
 TEST(EffectState, NoEffectKeepsItsReason) {
   RoundRecord record = migrated_round();
   record.effect_reason = "the job moved 512 MiB of 2 GiB, less than migrate_threshold 0.7";
