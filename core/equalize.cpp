@@ -52,13 +52,13 @@ double idle_latency(const Node& node) {
   return idle;
 }
 
-std::optional<LoadCurve> learned_curve(const Node& node) {
+std::optional<LoadCurve> learned_curve(const Node& node, double idle_ns) {
   std::vector<LoadPoint> points = node.load_points;
   const LoadPoint now{*node.bandwidth_gbps, *node.read_latency_ns};
   if (std::find(points.begin(), points.end(), now) == points.end()) {
     points.push_back(now);
   }
-  return fit_load_curve(points, idle_latency(node));
+  return fit_load_curve(points, idle_ns);
 }
 
 bool is_service_pool(const PolicyConfig& config, const std::string& pool) {
@@ -341,13 +341,21 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
     return hold(decision, DecisionStatus::cooldown, std::move(*reason));
   }
 
-  // Curves: each node's own when its readings show one; the source's shape otherwise.
-  const std::optional<LoadCurve> source_learned = learned_curve(*source->node);
-  source->curve = source_learned.value_or(curve_through(
-      LoadPoint{source->bandwidth, source->latency}, idle_latency(*source->node)));
+  // Curves: each node's own when its readings show one; the source's shape otherwise. A source
+  // with neither a baseline nor an idle reading of its own is taken to idle as fast as the
+  // fastest node does: the nodes of one host are usually alike.
+  double source_idle = idle_latency(*source->node);
+  if (!source->node->baseline_read_latency_ns) {
+    for (const NodeView& view : views) {
+      source_idle = std::min(source_idle, idle_latency(*view.node));
+    }
+  }
+  const std::optional<LoadCurve> source_learned = learned_curve(*source->node, source_idle);
+  source->curve =
+      source_learned.value_or(curve_through(LoadPoint{source->bandwidth, source->latency}, source_idle));
   std::vector<NodeId> destination_ids;
   for (NodeView* destination : destinations) {
-    destination->curve = learned_curve(*destination->node)
+    destination->curve = learned_curve(*destination->node, idle_latency(*destination->node))
                              .value_or(borrowed_curve(source->curve,
                                                       idle_latency(*destination->node)));
     destination_ids.push_back(destination->node->id);

@@ -199,6 +199,19 @@ TEST(Equalize, TheNewestMeasuredEffectCorrectsTheTrafficPerGiB) {
   EXPECT_NEAR(clamped.prediction->traffic_per_gib, 128.0 / 36, 1e-9);
 }
 
+TEST(Equalize, ASourceWithoutABaselineIdlesAsFastAsTheFastestNode) {
+  // No baselines and one reading each: node 0's own readings show no idle latency, so its curve
+  // starts from node 1's 95 ns, and the move is sized from it.
+  SnapshotBuilder builder;
+  builder.node(0, 300, 90).node(1, 95, 5).pool("share", {0, 1}).pool("reclaim", {0, 1});
+  builder.container("web.service", "share", {{0, 24 * kGiB}});
+  builder.container("stream.scope", "reclaim", {{0, 12 * kGiB}});
+  const Decision decision = decide_at_now(builder.build(), equalize_config());
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  EXPECT_GT(decision.total_bytes, kGiB);
+  EXPECT_LT(predicted(decision, 0).latency_after_ns, 200);
+}
+
 TEST(Equalize, WaitsOutTheCooldown) {
   History history{Round{kNow - 10s, 0, {1}, true, false, {}}};
   const Decision decision = decide_at_now(swap_host().build(), equalize_config(), history);
