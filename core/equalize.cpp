@@ -363,9 +363,18 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
 
   Plan plan = even_out(*source, {destinations.begin(), destinations.end()});
   const double per_gib = traffic_per_gib(*source, history, notes);
+  if (!(per_gib > 0) || !std::isfinite(per_gib)) {
+    return hold(decision, DecisionStatus::idle,
+                "node " + std::to_string(source->node->id) + " serves " +
+                    format_number(source->bandwidth) +
+                    " GB/s: moving its memory would shift no traffic");
+  }
   // The round's byte caps, and each destination's free memory, bound the traffic shifted.
   double total_shift = 0;
   for (std::size_t d = 0; d < plan.shifted.size(); ++d) {
+    // No destination can take more traffic than the source serves.
+    const double shift = plan.shifted[d];
+    plan.shifted[d] = std::isnan(shift) ? 0 : std::clamp(shift, 0.0, source->bandwidth);
     if (auto free = plan.destinations[d]->node->free_bytes) {
       plan.shifted[d] = std::min(plan.shifted[d], per_gib * static_cast<double>(*free) / kGiB);
     }
@@ -454,7 +463,11 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   std::vector<Bytes> bytes;
   Bytes total_bytes = 0;
   for (double shift : plan.shifted) {
-    bytes.push_back(static_cast<Bytes>(scale * shift / per_gib * kGiB));
+    // Within the round's cap already, unless readings near the limits of a double lost the
+    // precision that kept it there: what is left of the cap bounds each destination.
+    const double left = static_cast<double>(round_cap - total_bytes);
+    const double wanted = scale * shift / per_gib * kGiB;
+    bytes.push_back(static_cast<Bytes>(std::isnan(wanted) ? 0.0 : std::clamp(wanted, 0.0, left)));
     total_bytes += bytes.back();
   }
   if (total_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, kSmallestPiece)) {

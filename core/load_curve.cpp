@@ -16,6 +16,9 @@ constexpr double kCapacityRange = 40;  // capacities tried: from just above the 
                                        // to this many times it
 
 double excess(double latency_ns, double idle_ns) {
+  if (!(idle_ns > 0)) {
+    return 0;
+  }
   return std::max(0.0, latency_ns / idle_ns - 1);
 }
 
@@ -89,7 +92,7 @@ std::optional<LoadCurve> fit_load_curve(const std::vector<LoadPoint>& points, do
 
 LoadCurve curve_through(LoadPoint point, double idle_ns) {
   const double x = excess(point.latency_ns, idle_ns);
-  if (point.bandwidth_gbps <= 0 || x <= 0) {
+  if (!(point.bandwidth_gbps > 0) || !(x > 0) || !std::isfinite(x)) {
     // An idle reading shows no load: a curve that stays flat until far beyond it.
     return LoadCurve{idle_ns, 1, 0, 0};
   }

@@ -144,7 +144,7 @@ struct ExportConfig {
 struct Config {
   DaemonConfig daemon;
   AdminConfig admin;
-  core::PolicyConfig policy;
+  core::PolicyConfig policy{.strategy = core::Strategy::equalize};
   std::vector<PoolConfig> pools;
   MetricsConfig metrics;
   ActuatorConfig actuator;

@@ -212,6 +212,38 @@ TEST(Equalize, ASourceWithoutABaselineIdlesAsFastAsTheFastestNode) {
   EXPECT_LT(predicted(decision, 0).latency_after_ns, 200);
 }
 
+// Readings no host gives, but a snapshot file or a broken provider may: every decision stays
+// within the round's cap, with no move of a negative, infinite or NaN size.
+TEST(Equalize, ExtremeReadingsGiveABoundedDecision) {
+  struct Case {
+    const char* name;
+    double hot_latency, hot_bandwidth, cool_latency, cool_bandwidth;
+    std::vector<LoadPoint> points;
+  };
+  const std::vector<Case> cases = {
+      {"source serves nothing", 400, 0, 92, 10, {}},
+      {"destination reads zero", 400, 128, 0, 10, {}},
+      {"huge bandwidth", 400, 1e300, 92, 1e-300, {}},
+      {"huge latency", 1e300, 128, 92, 1, {}},
+      {"extreme points", 400, 128, 92, 1, {{1e300, 1e300}, {0, 0}, {1e-300, 400}}},
+  };
+  for (const Case& c : cases) {
+    Snapshot snapshot = swap_host().build();
+    snapshot.nodes[0].read_latency_ns = c.hot_latency;
+    snapshot.nodes[0].bandwidth_gbps = c.hot_bandwidth;
+    snapshot.nodes[0].load_points = c.points;
+    snapshot.nodes[1].read_latency_ns = c.cool_latency;
+    snapshot.nodes[1].bandwidth_gbps = c.cool_bandwidth;
+    const Decision decision = decide_at_now(snapshot, equalize_config(), {}, true);
+    EXPECT_NE(decision.status, DecisionStatus::failed) << c.name << ": " << decision.reason;
+    EXPECT_GE(decision.total_bytes, 0) << c.name;
+    EXPECT_LE(decision.total_bytes, PolicyConfig{}.round_max_bytes) << c.name;
+    for (const ContainerMove& move : decision.migrate) {
+      EXPECT_GT(move.bytes_on_source, 0) << c.name;
+    }
+  }
+}
+
 TEST(Equalize, WaitsOutTheCooldown) {
   History history{Round{kNow - 10s, 0, {1}, true, false, {}}};
   const Decision decision = decide_at_now(swap_host().build(), equalize_config(), history);

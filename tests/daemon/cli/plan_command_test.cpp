@@ -46,6 +46,10 @@ Outcome run_daemon(const std::string& arguments, const fs::path& input = "/dev/n
   return run;
 }
 
+// The plan goldens hold the seed's decisions; the daemon's default strategy is equalize.
+const std::string kKatalyst =
+    "--config '" + (fs::path(NB_SOURCE_DIR) / "tests/data/config/katalyst.toml").string() + "' ";
+
 fs::path snapshot(const std::string& name) {
   return kPlanData / (name + ".snapshot.json");
 }
@@ -57,7 +61,7 @@ nlohmann::json expected_decision(const std::string& name) {
 class PlanCommandGolden : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(PlanCommandGolden, PrintsTheDecisionJsonAndExitsZero) {
-  const Outcome run = run_daemon("plan --snapshot " + quoted(snapshot(GetParam())));
+  const Outcome run = run_daemon("plan " + kKatalyst + "--snapshot " + quoted(snapshot(GetParam())));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(nlohmann::json::parse(run.out), expected_decision(GetParam()));
   EXPECT_EQ(run.err, "");
@@ -84,14 +88,14 @@ INSTANTIATE_TEST_SUITE_P(Files, PlanCommandBadInput,
                                            "duplicate_node"));
 
 TEST(PlanCommand, ReadsTheSnapshotFromStdin) {
-  const Outcome run = run_daemon("plan --snapshot -", snapshot("bandwidth_medium"));
+  const Outcome run = run_daemon("plan " + kKatalyst + "--snapshot -", snapshot("bandwidth_medium"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(nlohmann::json::parse(run.out), expected_decision("bandwidth_medium"));
 }
 
 TEST(PlanCommand, ExplainPrintsTheJsonThenABlankLineThenTheReport) {
   const Outcome run =
-      run_daemon("plan --explain --snapshot " + quoted(snapshot("four_node_report")));
+      run_daemon("plan --explain " + kKatalyst + "--snapshot " + quoted(snapshot("four_node_report")));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto split = run.out.find("\n\n");
   ASSERT_NE(split, std::string::npos) << run.out;
@@ -131,6 +135,7 @@ TEST(PlanCommand, SnapshotOverridesWinOverTheConfigFile) {
   // At the defaults node 0's 110 ns is force pressure; the file raises both thresholds above it.
   const fs::path config = tree.make_file("config.toml",
                                          "[policy]\n"
+                                         "strategy = \"katalyst\"\n"
                                          "grace_read_latency_ns = 150\n"
                                          "force_read_latency_ns = 200\n");
   const std::string nodes = R"("time": "2026-12-02T10:00:00Z",
@@ -144,7 +149,7 @@ TEST(PlanCommand, SnapshotOverridesWinOverTheConfigFile) {
       "{" + nodes +
           R"(, "config": {"policy": {"grace_read_latency_ns": 90, "force_read_latency_ns": 100}}})");
 
-  const Outcome defaults = run_daemon("plan --snapshot " + quoted(plain));
+  const Outcome defaults = run_daemon("plan " + kKatalyst + "--snapshot " + quoted(plain));
   ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
   EXPECT_EQ(nlohmann::json::parse(defaults.out)["level"], "force");
 
@@ -161,6 +166,31 @@ TEST(PlanCommand, SnapshotOverridesWinOverTheConfigFile) {
   // Nothing to move on this snapshot: pressure without a container is a failed round.
   EXPECT_EQ(decision["status"], "failed");
   EXPECT_EQ(decision["reason"], "pressure but no container can be migrated or evicted");
+}
+
+// Without a config, plan decides as the daemon does by default: equalize, with its prediction.
+TEST(PlanCommand, TheDefaultStrategyIsEqualize) {
+  nb::testing::TempTree tree;
+  const fs::path file = tree.make_file("swap.json", R"({
+    "time": "2026-12-02T10:00:00Z",
+    "nodes": [
+      {"id": 0, "read_latency_ns": 400, "baseline_read_latency_ns": 90, "bandwidth_gbps": 128,
+       "distance": {"0": 10, "1": 21}},
+      {"id": 1, "read_latency_ns": 92, "baseline_read_latency_ns": 90, "bandwidth_gbps": 0.5,
+       "distance": {"0": 21, "1": 10}}
+    ],
+    "pools": [{"name": "share", "nodes": [0, 1]}, {"name": "reclaim", "nodes": [0, 1]}],
+    "containers": [
+      {"id": "web.service", "pool": "share", "anon_bytes": {"0": 25769803776}},
+      {"id": "stream.scope", "pool": "reclaim", "anon_bytes": {"0": 12884901888}}
+    ]})");
+  const Outcome run = run_daemon("plan --snapshot " + quoted(file));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto decision = nlohmann::json::parse(run.out);
+  EXPECT_EQ(decision["strategy"], "equalize");
+  EXPECT_EQ(decision["status"], "ready");
+  EXPECT_TRUE(decision["prediction"].is_object());
+  EXPECT_LT(decision["total_bytes"].get<long long>(), 12LL << 30);  // a part of stream.scope
 }
 
 TEST(PlanCommand, ConfigFileProblemsExitTwo) {

@@ -113,7 +113,7 @@ constexpr const char* kDefaultsJson = R"json({
     "reclaim_round_enough_bytes": "3GiB",
     "reclaim_round_max_bytes": "15GiB",
     "round_max_bytes": "12GiB",
-    "strategy": "katalyst",
+    "strategy": "equalize",
     "supported_pools": [
       "share"
     ],

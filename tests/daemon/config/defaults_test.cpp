@@ -195,7 +195,7 @@ TEST(ConfigDefaults, DocumentedDefaultsAreTheStructDefaults) {
       {"admin.max_watchers", "16"},
       {"admin.max_request_bytes", "64KiB"},
       {"admin.idle_timeout", "1m"},
-      {"policy.strategy", "\"katalyst\""},
+      {"policy.strategy", "\"equalize\""},
       {"policy.equalize_deadband", text(0.05)},
       {"policy.grace_read_latency_ns", text(70.0)},
       {"policy.force_read_latency_ns", text(80.0)},

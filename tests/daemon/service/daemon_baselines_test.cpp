@@ -70,6 +70,7 @@ TEST(DaemonBaselines, ACalibratingRoundSaysHowManyReadingsAreStillNeeded) {
 TEST(DaemonBaselines, RelativeThresholdsCalibrateUntilEveryNodeHasLearned) {
   TempTree tree;
   auto config = learning_after(3);
+  config.policy.strategy = core::Strategy::katalyst;  // thresholds calibrate; equalize does not
   config.policy.threshold_mode = core::ThresholdMode::relative;
   DaemonHarness daemon(tree, config);
   daemon.fakes().real_policy = true;

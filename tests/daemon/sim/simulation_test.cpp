@@ -55,7 +55,7 @@ min_samples = 20
 }
 
 Mode relative() {
-  return Mode{"relative", true, core::ThresholdMode::relative, std::nullopt};
+  return Mode{"relative", true, core::ThresholdMode::relative, core::Strategy::katalyst};
 }
 
 TEST(Simulation, TheSameScenarioGivesTheSameOutput) {

@@ -18,6 +18,8 @@ baselines_config() {
     cat <<TOML
 
 [policy]
+# The seed's strategy: this scenario holds its decisions (equalize has its own scenario).
+strategy = "katalyst"
 threshold_mode = "auto"
 # Under TCG the probe's readings swing by about 2x from round to round, and 5 samples make a
 # rough baseline: wide ratios keep the idle guest idle, and 1 ns below still makes force.

@@ -16,6 +16,8 @@ metrics=/tmp/dfour-metrics.json
   cat <<TOML
 
 [policy]
+# The seed's strategy: this scenario holds its decisions (equalize has its own scenario).
+strategy = "katalyst"
 # The file provider's numbers are of kind "external", for which auto means relative thresholds;
 # this scenario's latencies are written for the nanosecond ones.
 threshold_mode = "absolute"

@@ -20,6 +20,8 @@ audit=$NBD_DIR/audit.jsonl
   cat <<TOML
 
 [policy]
+# The seed's strategy: this scenario holds its decisions (equalize has its own scenario).
+strategy = "katalyst"
 threshold_mode = "absolute"
 container_min_bytes = "16MiB"
 round_max_bytes = "40MiB"

@@ -10,6 +10,8 @@ slack=$((8 * MIB))
 nb_write_four_node_config() {
   cat >/tmp/four.toml <<TOML
 [policy]
+# The seed's strategy: this scenario holds its decisions (equalize has its own scenario).
+strategy = "katalyst"
 # The file provider's numbers are of kind "external", for which auto means relative thresholds;
 # this scenario's latencies are written for the nanosecond ones.
 threshold_mode = "absolute"
