@@ -46,3 +46,11 @@ add_custom_target(man_pages ALL DEPENDS ${nb_compressed_pages})
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/numabalancerctl.bash-completion
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME numabalancerctl)
+
+# monitoring/: Prometheus rules, their tests and the Grafana dashboard (monitoring/README.md).
+install(FILES monitoring/README.md monitoring/rules.yml monitoring/alerts.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/numabalancer/monitoring)
+install(FILES monitoring/dashboards/numabalancer.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/numabalancer/monitoring/dashboards)
+install(FILES monitoring/tests/alerts_test.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/numabalancer/monitoring/tests)

@@ -71,7 +71,11 @@ for path in ./usr/sbin/numabalancerd ./usr/sbin/numabalancerctl \
   ./usr/lib/systemd/system/numabalancerd.service ./usr/lib/systemd/system/numabalancerd.socket \
   ./usr/share/man/man8/numabalancerd.8.gz ./usr/share/man/man8/numabalancerctl.8.gz \
   ./usr/share/man/man5/numabalancer.toml.5.gz \
-  ./usr/share/bash-completion/completions/numabalancerctl ./etc/numabalancer/config.toml; do
+  ./usr/share/bash-completion/completions/numabalancerctl ./etc/numabalancer/config.toml \
+  ./usr/share/numabalancer/monitoring/README.md ./usr/share/numabalancer/monitoring/rules.yml \
+  ./usr/share/numabalancer/monitoring/alerts.yml \
+  ./usr/share/numabalancer/monitoring/dashboards/numabalancer.json \
+  ./usr/share/numabalancer/monitoring/tests/alerts_test.yml; do
   grep -q " $path\$" <<<"$contents" || fail "the .deb does not contain $path"
 done
 dpkg-deb -I "$deb" conffiles | grep -qx "$conffile" || fail "$conffile is not a conffile"

@@ -51,6 +51,8 @@ std::string metrics_text(const DaemonState& state) {
   view.counters = &state.counters;
   view.log_messages_dropped = config::dropped_log_messages();
   view.baselines = state.baselines.of(view.snapshot);
+  view.policy = &state.config.policy;
+  view.history = &state.history;
   return render_prometheus(view);
 }
 

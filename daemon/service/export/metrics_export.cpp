@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <optional>
+
+#include "core/backoff.hpp"
+#include "core/threshold_choice.hpp"
 
 namespace nb::service {
 
@@ -45,6 +50,7 @@ void DaemonCounters::add_report(const actuator::MigrationReport& report) {
     pages_failed["unmapped"] += outcomes.unmapped;
     pages_failed["other"] += outcomes.other;
   }
+  ++jobs[std::string(actuator::to_string(report.stop_reason))];
   job_duration.observe(std::chrono::duration<double>(report.elapsed).count());
   for (const auto& container : report.containers) {
     for (const auto& process : container.processes) {
@@ -200,12 +206,63 @@ void write_baselines(Writer& w, const std::vector<metrics::NodeBaseline>& baseli
     w.sample("numabalancer_node_baseline_samples", fmt::format("node=\"{}\"", baseline.node),
              static_cast<double>(baseline.samples));
   }
+  w.family("numabalancer_node_baseline_samples_needed", "gauge",
+           "Readings the node still needs before it has a baseline; 0 once calibrated.");
+  for (const auto& baseline : baselines) {
+    w.sample("numabalancer_node_baseline_samples_needed",
+             fmt::format("node=\"{}\"", baseline.node),
+             static_cast<double>(baseline.samples_needed));
+  }
+}
+
+// The strategy and the threshold mode in use (auto resolved by the snapshot's latency kind), and
+// each node's back-off as of the last snapshot.
+void write_policy(Writer& w, const MetricsView& view) {
+  const core::PolicyConfig& policy = *view.policy;
+  const core::LatencyKind kind = view.snapshot != nullptr
+                                     ? view.snapshot->latency_kind()
+                                     : core::LatencyKind::memory_controller_queue;
+  const core::ThresholdChoice thresholds = core::choose_threshold_mode(policy.threshold_mode, kind);
+  w.family("numabalancer_policy_info", "gauge",
+           "1, labelled with the strategy and the threshold mode in use (auto resolved).");
+  w.sample("numabalancer_policy_info",
+           fmt::format("strategy=\"{}\",threshold_mode=\"{}\"", core::to_string(policy.strategy),
+                       core::to_string(thresholds.mode)),
+           1);
+  if (view.snapshot == nullptr || view.history == nullptr) {
+    return;
+  }
+  w.family("numabalancer_backoff_active", "gauge",
+           "1 while back-off holds rounds off the node (moving memory has not helped), else 0.");
+  std::vector<std::pair<NodeId, std::optional<core::Backoff>>> states;
+  for (const auto& node : view.snapshot->nodes) {
+    auto backoff = core::backoff_for(*view.history, node.id, policy);
+    if (backoff && view.snapshot->time >= backoff->until()) {
+      backoff.reset();
+    }
+    states.emplace_back(node.id, backoff);
+    w.sample("numabalancer_backoff_active", fmt::format("node=\"{}\"", node.id), backoff ? 1 : 0);
+  }
+  w.family("numabalancer_backoff_until_timestamp_seconds", "gauge",
+           "While back-off holds rounds off the node: when it ends, in seconds since the epoch.");
+  for (const auto& [node, backoff] : states) {
+    if (backoff) {
+      w.sample("numabalancer_backoff_until_timestamp_seconds", fmt::format("node=\"{}\"", node),
+               std::chrono::duration<double>(backoff->until().time_since_epoch()).count());
+    }
+  }
 }
 
 void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
-  for (const auto& [status, count] : c.rounds) {
-    w.sample("numabalancer_rounds_total", fmt::format("status=\"{}\"", escape(status)),
+  for (const auto& [outcome, count] : c.rounds) {
+    w.sample("numabalancer_rounds_total", fmt::format("outcome=\"{}\"", escape(outcome)),
+             static_cast<double>(count));
+  }
+  w.family("numabalancer_jobs_total", "counter",
+           "Migration jobs of rounds and of migrate, by why they stopped (deadline: job_deadline).");
+  for (const auto& [reason, count] : c.jobs) {
+    w.sample("numabalancer_jobs_total", fmt::format("stop_reason=\"{}\"", escape(reason)),
              static_cast<double>(count));
   }
   w.family("numabalancer_migrated_bytes_total", "counter",
@@ -260,6 +317,9 @@ std::string render_prometheus(const MetricsView& view) {
   }
   if (!view.baselines.empty()) {
     write_baselines(w, view.baselines);
+  }
+  if (view.policy != nullptr) {
+    write_policy(w, view);
   }
   if (view.decision != nullptr) {
     w.family("numabalancer_pressure_level", "gauge",

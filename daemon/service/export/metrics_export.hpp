@@ -11,6 +11,8 @@
 
 #include "actuator/migration_report.hpp"
 #include "core/decision.hpp"
+#include "core/history.hpp"
+#include "core/policy_config.hpp"
 #include "core/snapshot.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
 
@@ -50,6 +52,11 @@ struct DaemonCounters {
   // Exceptions the loop thread caught (see contained.hpp), by what it was doing.
   std::map<std::string, std::uint64_t> internal_errors{
       {"round", 0}, {"job_done", 0}, {"reload", 0}};
+  // Migration jobs by why they stopped; every reason starts at zero, so that an alert on
+  // increase(...{stop_reason="deadline"}) sees the first one.
+  std::map<std::string, std::uint64_t> jobs{{"completed", 0},      {"budget_met", 0},
+                                            {"cancelled", 0},      {"deadline", 0},
+                                            {"no_destination", 0}, {"nothing_to_move", 0}};
   Histogram job_duration{{0.1, 0.5, 1, 5, 10, 30, 60, 300}};
   // The longest move_pages call of each process a job touched (the report keeps no other).
   Histogram move_call_duration{{0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1}};
@@ -75,6 +82,10 @@ struct MetricsView {
   const DaemonCounters* counters = nullptr;
   std::uint64_t log_messages_dropped = 0;             // by the logger's full queue
   std::vector<metrics::NodeBaseline> baselines = {};  // each node's, configured or learned
+  // The policy in force and the kept history, for the strategy, the threshold mode in use and
+  // each node's back-off; absent, none of those is written.
+  const core::PolicyConfig* policy = nullptr;
+  const core::History* history = nullptr;
 };
 
 std::string render_prometheus(const MetricsView& view);

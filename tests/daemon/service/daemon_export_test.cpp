@@ -46,7 +46,7 @@ TEST_F(DaemonExportTest, TextfileCarriesTheMetricsCommandText) {
   std::string served = client.call("metrics")["result"]["text"];
   EXPECT_EQ(nb::testing::read_file(textfile), served);
   EXPECT_THAT(nb::testing::exposition_problems(served), IsEmpty());
-  EXPECT_THAT(served, HasSubstr("numabalancer_rounds_total{status=\"started\"} 1\n"));
+  EXPECT_THAT(served, HasSubstr("numabalancer_rounds_total{outcome=\"started\"} 1\n"));
   EXPECT_THAT(served, HasSubstr("numabalancer_migrated_bytes_total{source=\"1\",dest=\"0\"} " +
                                 std::to_string(256 * kMiB) + "\n"));
   EXPECT_THAT(served, HasSubstr("numabalancer_job_duration_seconds_count 1\n"));

@@ -1,5 +1,5 @@
 // Pressure the policy cannot relieve (no destination node) fails every round. Before, such a round
-// counted as rounds_total{status="none"}, logged nothing and left `history` empty, while `status`
+// counted as rounds_total{outcome="none"}, logged nothing and left `history` empty, while `status`
 // said "failed": now it is counted, logged and kept as what it is.
 
 #include <gmock/gmock.h>
@@ -62,9 +62,9 @@ TEST_F(DaemonUnrelievableTest, CountedUnderTheStatusThatStatusShows) {
   auto last = client.call("status")["result"]["last_round"];
   EXPECT_EQ(last["status"], "failed");
   std::string text = client.call("metrics")["result"]["text"];
-  EXPECT_THAT(text, HasSubstr("numabalancer_rounds_total{status=\"failed\"} " +
+  EXPECT_THAT(text, HasSubstr("numabalancer_rounds_total{outcome=\"failed\"} " +
                               std::to_string(kRounds) + "\n"));
-  EXPECT_THAT(text, HasSubstr("numabalancer_rounds_total{status=\"none\"} 1\n"))
+  EXPECT_THAT(text, HasSubstr("numabalancer_rounds_total{outcome=\"none\"} 1\n"))
       << "only the first, idle round";
 }
 

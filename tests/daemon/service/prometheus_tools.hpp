@@ -139,6 +139,7 @@ class TextfileExporter {
     return std::nullopt;
   }
   std::string log() const { return process_.err(); }
+  int port() const { return port_; }
 
  private:
   int port_;

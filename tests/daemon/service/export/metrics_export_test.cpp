@@ -12,6 +12,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 core::Snapshot two_node_snapshot() {
   core::Snapshot snapshot;
@@ -95,7 +96,7 @@ TEST(PrometheusExport, CountersAccumulateReports) {
   MetricsView view{nullptr, nullptr, {}, &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
-  EXPECT_NE(text.find("numabalancer_rounds_total{status=\"done\"} 1\n"), std::string::npos);
+  EXPECT_NE(text.find("numabalancer_rounds_total{outcome=\"done\"} 1\n"), std::string::npos);
   EXPECT_NE(text.find("numabalancer_migrated_bytes_total{source=\"1\",dest=\"0\"} 8192\n"),
             std::string::npos);
   EXPECT_NE(text.find("numabalancer_migrated_bytes_total{source=\"1\",dest=\"2\"} 16384\n"),
@@ -145,7 +146,7 @@ TEST(PrometheusExport, LabelValuesAreEscaped) {
   MetricsView view{nullptr, nullptr, {}, &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
-  EXPECT_NE(text.find(R"(status="a\"b\\c\nd")"), std::string::npos);
+  EXPECT_NE(text.find(R"(outcome="a\"b\\c\nd")"), std::string::npos);
 }
 
 TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
@@ -186,6 +187,44 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
       << "known reasons start at zero";
   EXPECT_THAT(text, HasSubstr("numabalancer_round_effects_total{result=\"not_improved\"} 0\n"))
       << "every effect result starts at zero";
+}
+
+TEST(PrometheusExport, PolicyCalibrationBackoffAndJobsAreExported) {
+  auto snapshot = two_node_snapshot();
+  snapshot.time = TimePoint(std::chrono::seconds(1'780'000'000));
+  snapshot.read_latency_kind = core::LatencyKind::load_to_use;  // auto means relative
+  core::PolicyConfig policy;
+  policy.strategy = core::Strategy::equalize;
+  // Three rounds off node 0 that did not lower its latency: back-off holds it for 60 s.
+  core::History history;
+  for (int i = 0; i < 3; ++i) {
+    history.push_back(core::Round{snapshot.time - std::chrono::seconds(10 + i), 0, {1}, true,
+                                  false, core::RoundEffect{false, 200, 199, 100, 99}});
+  }
+  DaemonCounters counters;
+  actuator::MigrationReport report;
+  report.stop_reason = actuator::StopReason::deadline;
+  counters.add_report(report);
+  MetricsView view{&snapshot, nullptr, {}, &counters};
+  view.policy = &policy;
+  view.history = &history;
+  view.baselines = {metrics::NodeBaseline{0, 90.0, metrics::BaselineSource::learned, 60, 0},
+                    metrics::NodeBaseline{1, std::nullopt, std::nullopt, 10, 50}};
+  const std::string text = render_prometheus(view);
+  expect_valid_exposition(text);
+  EXPECT_THAT(text, HasSubstr("numabalancer_policy_info{strategy=\"equalize\","
+                              "threshold_mode=\"relative\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples_needed{node=\"0\"} 0\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_node_baseline_samples_needed{node=\"1\"} 50\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_backoff_active{node=\"0\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_backoff_active{node=\"1\"} 0\n"));
+  // The newest of the three was 10 s ago; the wait is min_interval doubled once, 60 s.
+  EXPECT_THAT(text, HasSubstr("numabalancer_backoff_until_timestamp_seconds{node=\"0\"} " +
+                              std::to_string(1'780'000'000 - 10 + 60) + "\n"));
+  EXPECT_THAT(text, Not(HasSubstr("numabalancer_backoff_until_timestamp_seconds{node=\"1\"}")));
+  EXPECT_THAT(text, HasSubstr("numabalancer_jobs_total{stop_reason=\"deadline\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("numabalancer_jobs_total{stop_reason=\"completed\"} 0\n"));
+  EXPECT_THAT(text, HasSubstr("# HELP numabalancer_rounds_total Rounds run, by outcome.\n"));
 }
 
 TEST(PrometheusExport, NonFiniteValuesUseThePrometheusSpelling) {
