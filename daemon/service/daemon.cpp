@@ -241,7 +241,8 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
   publish("round", std::move(event));
   log_unsent(options_.notifier.status(status_line(record, state_.paused, state_.dry_run)));
   ping_watchdog();
-  textfile_.write(state_.config.export_.textfile, metrics_text(state_));
+  textfile_.write(state_.config.export_.textfile,
+                  metrics_text(state_, job_ ? std::optional(job_->progress) : std::nullopt));
   return record;
 }
 

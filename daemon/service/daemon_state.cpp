@@ -43,8 +43,10 @@ void save_state(DaemonState& state, TimePoint now) {
   state.baselines.mark_saved(now);
 }
 
-std::string metrics_text(const DaemonState& state) {
+std::string metrics_text(const DaemonState& state,
+                         const std::optional<actuator::JobProgress>& job) {
   MetricsView view;
+  view.job = job;
   view.snapshot = state.last_scan ? &state.last_scan->snapshot : nullptr;
   view.decision = state.last_decision ? &*state.last_decision : nullptr;
   view.providers = provider_states(state);

@@ -47,6 +47,8 @@ void save_state(DaemonState& state, TimePoint now);
 std::vector<ProviderState> provider_states(const DaemonState& state);
 
 // The `metrics` command and the textfile export carry this same text.
-std::string metrics_text(const DaemonState& state);
+// `job`: the running migration job's progress, if one runs.
+std::string metrics_text(const DaemonState& state,
+                         const std::optional<actuator::JobProgress>& job = std::nullopt);
 
 }  // namespace nb::service

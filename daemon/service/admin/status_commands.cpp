@@ -226,7 +226,9 @@ CommandOutcome snapshot(DaemonView& daemon, const Args&, CommandContext&) {
 
 CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {
   return json{{"content_type", "text/plain; version=0.0.4"},
-              {"text", metrics_text(daemon.state())}};
+              {"text", metrics_text(daemon.state(), daemon.job() != nullptr
+                                                        ? std::optional(daemon.job()->progress)
+                                                        : std::nullopt)}};
 }
 
 // The exec action's arguments may carry a token or a host: a read-only peer sees that a command

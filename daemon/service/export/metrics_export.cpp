@@ -223,6 +223,16 @@ void write_policy(Writer& w, const MetricsView& view) {
                                      ? view.snapshot->latency_kind()
                                      : core::LatencyKind::memory_controller_queue;
   const core::ThresholdChoice thresholds = core::choose_threshold_mode(policy.threshold_mode, kind);
+  w.family("numabalancer_threshold_read_latency_seconds", "gauge",
+           "Absolute thresholds: the read latency above which a node is under pressure.");
+  w.sample("numabalancer_threshold_read_latency_seconds", "level=\"grace\"",
+           policy.grace_read_latency_ns / kNanosecondsPerSecond);
+  w.sample("numabalancer_threshold_read_latency_seconds", "level=\"force\"",
+           policy.force_read_latency_ns / kNanosecondsPerSecond);
+  w.family("numabalancer_threshold_latency_ratio", "gauge",
+           "Relative thresholds: the multiple of a node's baseline above which it is under pressure.");
+  w.sample("numabalancer_threshold_latency_ratio", "level=\"grace\"", policy.grace_latency_ratio);
+  w.sample("numabalancer_threshold_latency_ratio", "level=\"force\"", policy.force_latency_ratio);
   w.family("numabalancer_policy_info", "gauge",
            "1, labelled with the strategy and the threshold mode in use (auto resolved).");
   w.sample("numabalancer_policy_info",
@@ -339,6 +349,14 @@ std::string render_prometheus(const MetricsView& view) {
   if (view.counters != nullptr) {
     write_counters(w, *view.counters);
   }
+  w.family("numabalancer_job_running", "gauge", "1 while a migration job runs, else 0.");
+  w.sample("numabalancer_job_running", "", view.job ? 1 : 0);
+  w.family("numabalancer_job_moved_bytes", "gauge",
+           "Bytes the running migration job has moved so far; 0 when none runs.");
+  w.sample("numabalancer_job_moved_bytes", "", view.job ? static_cast<double>(view.job->moved) : 0);
+  w.family("numabalancer_job_goal_bytes", "gauge",
+           "What the running migration job sets out to move; 0 when none runs.");
+  w.sample("numabalancer_job_goal_bytes", "", view.job ? static_cast<double>(view.job->goal) : 0);
   w.family("numabalancer_log_messages_dropped_total", "counter",
            "Log messages dropped because the logger's queue was full.");
   w.sample("numabalancer_log_messages_dropped_total", "",

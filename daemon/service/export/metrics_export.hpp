@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "actuator/job_options.hpp"
 #include "actuator/migration_report.hpp"
 #include "core/decision.hpp"
 #include "core/history.hpp"
@@ -86,6 +87,8 @@ struct MetricsView {
   // each node's back-off; absent, none of those is written.
   const core::PolicyConfig* policy = nullptr;
   const core::History* history = nullptr;
+  // The running migration job's progress; absent when none runs.
+  std::optional<actuator::JobProgress> job = std::nullopt;
 };
 
 std::string render_prometheus(const MetricsView& view);
