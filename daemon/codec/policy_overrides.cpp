@@ -78,24 +78,25 @@ void read_value(const json& value, std::string_view path, std::vector<std::strin
   out = std::move(strings);
 }
 
-void read_value(const json& value, std::string_view path, core::ThresholdMode& out) {
+// A name that must be one of `names`, read back into the enum by `from`.
+template <typename Enum>
+void read_choice(const json& value, std::string_view path, Enum& out,
+                 std::span<const std::string_view> names,
+                 std::optional<Enum> (*from)(std::string_view)) {
   const std::string name = reader::read_string(value, path);
-  if (auto mode = core::threshold_mode_from(name)) {
-    out = *mode;
+  if (auto known = from(name)) {
+    out = *known;
     return;
   }
-  reader::fail(path,
-               config::one_of_message(config::kThresholdModeNames) + ", not \"" + name + "\"");
+  reader::fail(path, config::one_of_message(names) + ", not \"" + name + "\"");
+}
+
+void read_value(const json& value, std::string_view path, core::ThresholdMode& out) {
+  read_choice(value, path, out, config::kThresholdModeNames, &core::threshold_mode_from);
 }
 
 void read_value(const json& value, std::string_view path, core::Strategy& out) {
-  const std::string name = reader::read_string(value, path);
-  if (auto mode = core::strategy_from(name)) {
-    out = *mode;
-    return;
-  }
-  reader::fail(path,
-               config::one_of_message(config::kStrategyNames) + ", not \"" + name + "\"");
+  read_choice(value, path, out, config::kStrategyNames, &core::strategy_from);
 }
 
 // [policy] has no key of the remaining kinds; one added would need its reader here.

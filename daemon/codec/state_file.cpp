@@ -30,20 +30,34 @@ std::string compact_time(TimePoint now) {
   return out;
 }
 
+// {"0": 95.5, "1": 60} under `key`, when present.
+void read_node_numbers(const nlohmann::json& json, const std::string& path, std::string_view key,
+                       std::map<NodeId, double>& out) {
+  if (const auto* numbers = json_reader::optional_field(json, key)) {
+    const std::string at = path + "." + std::string(key);
+    json_reader::require_object(*numbers, at);
+    for (const auto& [node, value] : numbers->items()) {
+      const std::string item = json_reader::child(at, node);
+      out[json_reader::parse_node_key(node, item)] = json_reader::read_number(value, item);
+    }
+  }
+}
+
+// {"0": 95.5, "1": 60} for each node's number.
+nlohmann::json node_numbers(const std::map<NodeId, double>& numbers) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [node, value] : numbers) {
+    out[std::to_string(node)] = value;
+  }
+  return out;
+}
+
 void write_effect(const RoundRecord& record, nlohmann::json& out) {
   if (!record.latencies_before.empty()) {
-    nlohmann::json latencies = nlohmann::json::object();
-    for (const auto& [node, ns] : record.latencies_before) {
-      latencies[std::to_string(node)] = ns;
-    }
-    out["latencies_before"] = std::move(latencies);
+    out["latencies_before"] = node_numbers(record.latencies_before);
   }
   if (!record.bandwidths_before.empty()) {
-    nlohmann::json bandwidths = nlohmann::json::object();
-    for (const auto& [node, gbps] : record.bandwidths_before) {
-      bandwidths[std::to_string(node)] = gbps;
-    }
-    out["bandwidths_before"] = std::move(bandwidths);
+    out["bandwidths_before"] = node_numbers(record.bandwidths_before);
   }
   if (record.job_finished) {
     out["job_finished"] = format_rfc3339(*record.job_finished);
@@ -62,22 +76,8 @@ void write_effect(const RoundRecord& record, nlohmann::json& out) {
 Result<bool> read_effect(const nlohmann::json& json, RoundRecord& record) {
   const std::string path = "round " + std::to_string(record.number);
   return json_reader::catching([&] {
-    if (const auto* latencies = json_reader::optional_field(json, "latencies_before")) {
-      json_reader::require_object(*latencies, path + ".latencies_before");
-      for (const auto& [key, value] : latencies->items()) {
-        const std::string at = json_reader::child(path + ".latencies_before", key);
-        record.latencies_before[json_reader::parse_node_key(key, at)] =
-            json_reader::read_number(value, at);
-      }
-    }
-    if (const auto* bandwidths = json_reader::optional_field(json, "bandwidths_before")) {
-      json_reader::require_object(*bandwidths, path + ".bandwidths_before");
-      for (const auto& [key, value] : bandwidths->items()) {
-        const std::string at = json_reader::child(path + ".bandwidths_before", key);
-        record.bandwidths_before[json_reader::parse_node_key(key, at)] =
-            json_reader::read_number(value, at);
-      }
-    }
+    read_node_numbers(json, path, "latencies_before", record.latencies_before);
+    read_node_numbers(json, path, "bandwidths_before", record.bandwidths_before);
     if (const auto* finished = json_reader::optional_field(json, "job_finished")) {
       record.job_finished = json_reader::read_time(*finished, path + ".job_finished");
     }

@@ -171,34 +171,29 @@ void Section::read(std::string_view name, unsigned& out) {
   }
 }
 
-void Section::read(std::string_view name, core::ThresholdMode& out) {
+template <typename Enum>
+void Section::read_choice(std::string_view name, Enum& out, std::span<const std::string_view> names,
+                          std::optional<Enum> (*from)(std::string_view)) {
   const toml::node* node = find(name);
   if (node == nullptr) {
     return;
   }
   auto text = node->value_exact<std::string>();
   if (!text) {
-    wrong_type(name, *node, one_of_message(kThresholdModeNames));
-  } else if (auto mode = core::threshold_mode_from(*text)) {
-    out = *mode;
+    wrong_type(name, *node, one_of_message(names));
+  } else if (auto value = from(*text)) {
+    out = *value;
   } else {
-    fail(name, fmt::format(R"({}, not "{}")", one_of_message(kThresholdModeNames), *text));
+    fail(name, fmt::format(R"({}, not "{}")", one_of_message(names), *text));
   }
 }
 
+void Section::read(std::string_view name, core::ThresholdMode& out) {
+  read_choice(name, out, kThresholdModeNames, &core::threshold_mode_from);
+}
+
 void Section::read(std::string_view name, core::Strategy& out) {
-  const toml::node* node = find(name);
-  if (node == nullptr) {
-    return;
-  }
-  auto text = node->value_exact<std::string>();
-  if (!text) {
-    wrong_type(name, *node, one_of_message(kStrategyNames));
-  } else if (auto mode = core::strategy_from(*text)) {
-    out = *mode;
-  } else {
-    fail(name, fmt::format(R"({}, not "{}")", one_of_message(kStrategyNames), *text));
-  }
+  read_choice(name, out, kStrategyNames, &core::strategy_from);
 }
 
 void Section::read(std::string_view name, std::optional<std::vector<NodeId>>& out) {

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -78,6 +79,10 @@ class Section {
   // Each element of an array, remembered at its place; `read` returns false for a bad one.
   template <typename Read>
   bool each_element(std::string_view name, const toml::array& array, Read read);
+  // A string that must be one of `names`, read back into the enum by `from`.
+  template <typename Enum>
+  void read_choice(std::string_view name, Enum& out, std::span<const std::string_view> names,
+                   std::optional<Enum> (*from)(std::string_view));
   std::optional<std::string_view> closest_known(std::string_view name) const;
 
   Loader& loader_;
