@@ -101,19 +101,42 @@ std::string describe_latency(double ns) {
   return format_number(std::round(ns * 10) / 10) + " ns";
 }
 
-// The service memory's latency over `nodes` (weighted by its bytes there) when each node serves
-// the bandwidth given beside it.
-std::optional<double> service_latency(const std::vector<std::pair<const NodeView*, double>>& nodes) {
+// One node of a candidate move: the bandwidth it would serve, the service bytes it would gain
+// (negative on the source) and what a moved byte pays for being remote to its CPUs.
+struct MovedTo {
+  const NodeView* view = nullptr;
+  double bandwidth = 0;
+  double service_bytes_gained = 0;
+  double remote_penalty_ns = 0;
+};
+
+// The service memory's latency over `nodes` (weighted by its bytes there, after the move) when
+// each node serves the bandwidth given beside it; service bytes that moved pay the remote
+// penalty on top of their new node's latency.
+std::optional<double> service_latency(const std::vector<MovedTo>& nodes) {
   double weighted = 0;
   double bytes = 0;
-  for (const auto& [view, bandwidth] : nodes) {
-    weighted += static_cast<double>(view->service_bytes) * view->predict(bandwidth);
-    bytes += static_cast<double>(view->service_bytes);
+  for (const MovedTo& node : nodes) {
+    const double latency = node.view->predict(node.bandwidth);
+    const double stayed = static_cast<double>(node.view->service_bytes) +
+                          std::min(0.0, node.service_bytes_gained);
+    const double arrived = std::max(0.0, node.service_bytes_gained);
+    weighted += stayed * latency + arrived * (latency + node.remote_penalty_ns);
+    bytes += static_cast<double>(node.view->service_bytes);
   }
   if (bytes <= 0) {
     return std::nullopt;
   }
   return weighted / bytes;
+}
+
+// What a byte moved from `source` to `destination` pays for being remote to its CPUs: the
+// destination's idle latency times the excess of their distance over local (sysfs distances are
+// relative latencies, 10 local), a bound above what hosts measure.
+double remote_penalty(const Node& source, const Node& destination, double destination_idle) {
+  auto it = source.distance.find(destination.id);
+  const int distance = it == source.distance.end() ? 21 : it->second;
+  return destination_idle * std::max(0.0, distance / 10.0 - 1);
 }
 
 struct Plan {
@@ -153,11 +176,12 @@ Plan even_out(const NodeView& source, std::vector<const NodeView*> destinations)
 }
 
 // What a GiB moved off the source is taken to carry. At most the source's bandwidth over its
-// batch bytes (as if batch memory carried all of it), so that a move undershoots; at least that
+// movable bytes (as if they carried all of it), so that a move undershoots; at least that
 // bandwidth over all its bytes. Within those bounds, the newest measured round off the source
 // says what its moved memory carried.
-double traffic_per_gib(const NodeView& source, const History& history, Notes& notes) {
-  const double most = source.bandwidth / (static_cast<double>(source.batch_bytes) / kGiB);
+double traffic_per_gib(const NodeView& source, Bytes movable, const History& history,
+                       Notes& notes) {
+  const double most = source.bandwidth / (static_cast<double>(movable) / kGiB);
   const double all_bytes = static_cast<double>(source.batch_bytes + source.service_bytes);
   const double least = source.bandwidth / (all_bytes / kGiB);
   const Round* newest = nullptr;
@@ -224,15 +248,20 @@ std::vector<NodeView*> destinations_from(const NodeView& source, std::vector<Nod
 // none of the bytes of a container that a recent round moved from that destination to here
 // (the ping-pong ban, per container and direction).
 std::vector<ContainerMove> share_out(const Snapshot& snapshot, const NodeView& source,
+                                     bool services,
                                      const std::vector<const NodeView*>& destinations,
                                      const std::vector<Bytes>& bytes, const History& history,
                                      TimePoint now, const PolicyConfig& config, Notes& notes) {
   std::vector<const Container*> batch;
   for (const Container& container : snapshot.containers) {
-    if (container.pool == config.reclaim_pool && container.anon_on(source.node->id) > 0) {
+    const bool movable = services ? is_service_pool(config, container.pool)
+                                  : container.pool == config.reclaim_pool;
+    if (movable && container.anon_on(source.node->id) > 0) {
       batch.push_back(&container);
     }
   }
+  const Bytes container_max =
+      services ? config.container_max_bytes : config.reclaim_container_max_bytes;
   std::stable_sort(batch.begin(), batch.end(), [&](const Container* a, const Container* b) {
     return a->anon_on(source.node->id) > b->anon_on(source.node->id);
   });
@@ -261,9 +290,7 @@ std::vector<ContainerMove> share_out(const Snapshot& snapshot, const NodeView& s
                   format_duration(config.ping_pong_window) + " and stays");
       }
       const Bytes room = std::max<Bytes>(
-          0, std::min(container->anon_on(source.node->id) - returning,
-                      config.reclaim_container_max_bytes) -
-                 already);
+          0, std::min(container->anon_on(source.node->id) - returning, container_max) - already);
       const Bytes piece = std::min(room, wanted);
       if (piece < kSmallestPiece) {
         continue;
@@ -305,24 +332,46 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   NodeView* source = nullptr;
   std::vector<NodeView*> destinations;
   std::string why_none;
+  bool services = false;  // whether service memory moves: only where no batch memory can
   for (NodeView* candidate : by_latency) {
     const std::string name = "node " + std::to_string(candidate->node->id);
-    if (candidate->batch_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, 1)) {
+    services = candidate->batch_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, 1);
+    if (services && candidate->service_bytes < std::max<Bytes>(config.container_min_bytes, 1)) {
       notes.add(name + " (" + describe_latency(candidate->latency) + "): " +
-                format_bytes(static_cast<double>(candidate->batch_bytes)) + " of " +
-                config.reclaim_pool + " memory, nothing to move");
+                format_bytes(static_cast<double>(candidate->batch_bytes + candidate->service_bytes)) +
+                " of movable memory, nothing to move");
       if (why_none.empty()) {
         why_none = name + " is the hottest (" + describe_latency(candidate->latency) +
-                   ") but holds no " + config.reclaim_pool + " memory to move";
+                   ") but holds no memory of the pools to move";
       }
       continue;
     }
     destinations = destinations_from(*candidate, views, history, now, config, notes);
+    if (services) {
+      // A service byte moves only where it would be faster remote than it is at home now: the
+      // readings, not the traffic estimate (which cannot tell a service's traffic from traffic
+      // no container owns), must show the gap beyond the remote penalty.
+      std::erase_if(destinations, [&](const NodeView* to) {
+        const double penalty = remote_penalty(*candidate->node, *to->node, idle_latency(*to->node));
+        const bool pays = candidate->latency - to->latency > penalty;
+        if (!pays) {
+          notes.add("candidate node " + std::to_string(to->node->id) + ": service memory would pay " +
+                    describe_latency(penalty) + " for remote access, more than the gap of " +
+                    describe_latency(candidate->latency - to->latency));
+        }
+        return !pays;
+      });
+    }
     if (destinations.empty()) {
       notes.add(name + " (" + describe_latency(candidate->latency) +
                 "): no node is cooler by more than equalize_deadband " +
                 format_number(config.equalize_deadband));
-      if (why_none.empty()) {
+      if (why_none.empty() && services) {
+        why_none = name + " (" + describe_latency(candidate->latency) + ") holds no " +
+                   config.reclaim_pool +
+                   " memory, and no node is cooler by more than the remote penalty its service "
+                   "memory would pay there";
+      } else if (why_none.empty()) {
         why_none = "the nodes are even: no node is cooler than " + name + " (" +
                    describe_latency(candidate->latency) + ") by more than equalize_deadband " +
                    format_number(config.equalize_deadband);
@@ -336,6 +385,12 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
     return hold(decision, DecisionStatus::idle, why_none);
   }
   decision.source_node = source->node->id;
+  const Bytes movable = services ? source->service_bytes : source->batch_bytes;
+  const std::string kind = services ? std::string("service") : config.reclaim_pool;
+  if (services) {
+    notes.add("node " + std::to_string(source->node->id) + " holds no " + config.reclaim_pool +
+              " memory: its service memory may move, each byte moved paying a remote penalty");
+  }
 
   if (auto reason = must_wait(history, source->node->id, now, config, notes)) {
     return hold(decision, DecisionStatus::cooldown, std::move(*reason));
@@ -362,7 +417,7 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   }
 
   Plan plan = even_out(*source, {destinations.begin(), destinations.end()});
-  const double per_gib = traffic_per_gib(*source, history, notes);
+  const double per_gib = traffic_per_gib(*source, movable, history, notes);
   if (!(per_gib > 0) || !std::isfinite(per_gib)) {
     return hold(decision, DecisionStatus::idle,
                 "node " + std::to_string(source->node->id) + " serves " +
@@ -380,8 +435,9 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
     }
     total_shift += plan.shifted[d];
   }
-  const Bytes round_cap = std::min({config.reclaim_round_max_bytes, config.round_max_bytes,
-                                    source->batch_bytes});
+  const Bytes round_cap =
+      services ? std::min(config.round_max_bytes, movable)
+               : std::min({config.reclaim_round_max_bytes, config.round_max_bytes, movable});
   const double shift_cap = per_gib * static_cast<double>(round_cap) / kGiB;
   if (total_shift > shift_cap && total_shift > 0) {
     for (double& shift : plan.shifted) {
@@ -393,11 +449,14 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   // Do no harm: the fraction of the move that serves the service memory best, none if every
   // fraction slows it.
   auto bandwidths_at = [&](double scale) {
-    std::vector<std::pair<const NodeView*, double>> nodes{
-        {source, source->bandwidth - scale * total_shift}};
+    const double moved_service = services ? scale * total_shift / per_gib * kGiB : 0;
+    std::vector<MovedTo> nodes{{source, source->bandwidth - scale * total_shift, -moved_service, 0}};
     for (std::size_t d = 0; d < plan.destinations.size(); ++d) {
-      nodes.emplace_back(plan.destinations[d], plan.destinations[d]->bandwidth +
-                                                   scale * plan.shifted[d]);
+      const NodeView* to = plan.destinations[d];
+      nodes.push_back(MovedTo{
+          to, to->bandwidth + scale * plan.shifted[d],
+          services ? scale * plan.shifted[d] / per_gib * kGiB : 0,
+          remote_penalty(*source->node, *to->node, idle_latency(*to->node))});
     }
     return nodes;
   };
@@ -421,15 +480,17 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   prediction.service_latency_before_ns = service_before;
   prediction.service_latency_after_ns =
       service_before ? service_latency(bandwidths_at(scale)) : std::nullopt;
-  for (const auto& [view, bandwidth] : bandwidths_at(scale)) {
+  for (const MovedTo& node : bandwidths_at(scale)) {
+    const NodeView* view = node.view;
     prediction.nodes.push_back(NodePrediction{view->node->id, view->latency,
-                                              view->predict(bandwidth), view->bandwidth, bandwidth,
+                                              view->predict(node.bandwidth), view->bandwidth,
+                                              node.bandwidth,
                                               view == source ? source_learned.has_value()
                                                              : view->curve.learned()});
   }
   notes.add("prediction: node " + std::to_string(source->node->id) + " serves " +
             format_number(source->bandwidth) + " GB/s over " +
-            format_bytes(static_cast<double>(source->batch_bytes)) + " of " + config.reclaim_pool +
+            format_bytes(static_cast<double>(movable)) + " of " + kind +
             " memory, taken as " + format_number(per_gib) + " GB/s per GiB moved");
   for (const NodePrediction& node : prediction.nodes) {
     notes.add("curve of node " + std::to_string(node.node) + ": " +
@@ -470,14 +531,15 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
     bytes.push_back(static_cast<Bytes>(std::isnan(wanted) ? 0.0 : std::clamp(wanted, 0.0, left)));
     total_bytes += bytes.back();
   }
-  if (total_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, kSmallestPiece)) {
+  const Bytes smallest = services ? config.container_min_bytes : config.reclaim_container_min_bytes;
+  if (total_bytes < std::max<Bytes>(smallest, kSmallestPiece)) {
     return hold(decision, DecisionStatus::idle,
                 "the move that evens node " + std::to_string(source->node->id) + " out is " +
-                    format_bytes(static_cast<double>(total_bytes)) +
-                    ", below reclaim_container_min_bytes");
+                    format_bytes(static_cast<double>(total_bytes)) + ", below " +
+                    (services ? "container_min_bytes" : "reclaim_container_min_bytes"));
   }
   decision.migrate =
-      share_out(snapshot, *source, plan.destinations, bytes, history, now, config, notes);
+      share_out(snapshot, *source, services, plan.destinations, bytes, history, now, config, notes);
   for (const ContainerMove& move : decision.migrate) {
     decision.total_bytes += move.bytes_on_source;
     for (NodeId to : move.dest_nodes) {
@@ -489,7 +551,7 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   }
   if (decision.migrate.empty()) {
     return hold(decision, DecisionStatus::idle,
-                "no " + config.reclaim_pool + " container on node " +
+                "no " + kind + " container on node " +
                     std::to_string(source->node->id) + " may go to " +
                     describe_node_set(destination_ids));
   }

@@ -108,14 +108,38 @@ TEST(Equalize, AMoveTheLoopWouldJudgeNotImprovedIsNotMade) {
   EXPECT_TRUE(decision.migrate.empty());
 }
 
-TEST(Equalize, AHotNodeWithoutBatchMemoryIsNamed) {
+TEST(Equalize, AHotNodeWithNothingToMoveIsNamed) {
   SnapshotBuilder builder;
   builder.node(0, 300, 90).node(1, 100, 10).pool("share", {0, 1}).pool("reclaim", {0, 1});
-  builder.container("web.service", "share", {{0, 24 * kGiB}});
+  builder.container("other.scope", "elsewhere", {{0, 24 * kGiB}});  // in no pool the policy moves
   const Decision decision = decide_at_now(builder.build(), equalize_config());
   EXPECT_EQ(decision.status, DecisionStatus::idle);
   EXPECT_THAT(decision.reason, HasSubstr("node 0 is the hottest"));
-  EXPECT_THAT(decision.reason, HasSubstr("holds no reclaim memory"));
+  EXPECT_THAT(decision.reason, HasSubstr("holds no memory of the pools to move"));
+}
+
+TEST(Equalize, WithoutBatchMemoryServiceMemoryMovesOnlyWhereRemoteIsFaster) {
+  // Node 0 holds services only. At 350 ns against node 1's 95 ns, a byte on node 1 is faster
+  // even after the remote penalty (node 1's idle 90 ns x (21/10 - 1) = 99 ns): a part moves.
+  SnapshotBuilder builder;
+  builder.node(0, 350, 95).node(1, 95, 5).baseline(0, 90).baseline(1, 90);
+  builder.pool("share", {0, 1}).pool("reclaim", {0, 1});
+  builder.container("web.service", "share", {{0, 8 * kGiB}});
+  builder.container("db.service", "share", {{0, 8 * kGiB}});
+  Decision decision = decide_at_now(builder.build(), equalize_config(), {}, true);
+  ASSERT_EQ(decision.status, DecisionStatus::ready) << decision.reason;
+  EXPECT_GT(decision.total_bytes, 0);
+  EXPECT_LT(decision.total_bytes, 16 * kGiB);
+  EXPECT_LT(*decision.prediction->service_latency_after_ns,
+            *decision.prediction->service_latency_before_ns);
+
+  // At 150 ns the gap (55 ns) is less than the penalty: the services stay home.
+  Snapshot milder = builder.build();
+  milder.nodes[0].read_latency_ns = 150;
+  decision = decide_at_now(milder, equalize_config(), {}, true);
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_THAT(decision.reason, HasSubstr("remote penalty"));
+  EXPECT_TRUE(decision.migrate.empty());
 }
 
 TEST(Equalize, TheRoundCapBoundsTheMove) {

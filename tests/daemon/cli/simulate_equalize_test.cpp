@@ -62,6 +62,15 @@ TEST(SimulateEqualize, AntagonistIsAsGoodAsTheSeed) {
   EXPECT_LE(equalize, 1.05 * relative) << "equalize " << equalize << " ns, relative " << relative;
 }
 
+TEST(SimulateEqualize, WithoutBatchMemoryAPartOfAServiceMovesWhenItPaysForRemoteAccess) {
+  const Simulation run = shipped("services_only", "--compare off,relative,equalize --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const double off = mean_of(run, "off", "sensitive_latency_mean_ns");
+  const double equalize = mean_of(run, "equalize", "sensitive_latency_mean_ns");
+  EXPECT_LE(equalize, 0.6 * off) << "equalize " << equalize << " ns, off " << off;
+  EXPECT_EQ(run.summary["equalize"]["bytes_reversed"], 0);
+}
+
 TEST(SimulateEqualize, ABalancedHostMovesNothing) {
   const Simulation run = shipped("balanced", "--compare equalize --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
