@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
 #include <utility>
 
 #include "base/human_format.hpp"
 #include "core/backoff.hpp"
 #include "core/describe.hpp"
+#include "core/evening_out.hpp"
+#include "core/move_shares.hpp"
+#include "core/node_view.hpp"
 #include "core/notes.hpp"
 #include "core/ping_pong.hpp"
 #include "core/readings.hpp"
@@ -17,190 +19,10 @@ namespace nb::core {
 
 namespace {
 
-constexpr int kScaleSteps = 40;          // the fractions of the full move the service check tries
-constexpr int kBisectionSteps = 60;      // of the common latency the nodes are evened out to
-constexpr Bytes kSmallestPiece = kMiB;  // a container's share below this is not worth a target
-
-// One node as the strategy sees it: its reading, its curve and what memory it holds.
-struct NodeView {
-  const Node* node = nullptr;
-  double latency = 0;
-  double bandwidth = 0;
-  LoadCurve curve;
-  Bytes service_bytes = 0;
-  Bytes batch_bytes = 0;
-
-  // The latency predicted at `bandwidth_after`: the curve's change added to the reading, so that
-  // a curve that misses the current reading a little does not shift every prediction.
-  double predict(double bandwidth_after) const {
-    return std::max(0.0, latency + curve.latency_at(bandwidth_after) - curve.latency_at(bandwidth));
-  }
-  // The bandwidth at which the prediction reaches `target`.
-  double bandwidth_for(double target) const {
-    return curve.bandwidth_at(target - latency + curve.latency_at(bandwidth));
-  }
-};
-
-double idle_latency(const Node& node) {
-  if (node.baseline_read_latency_ns) {
-    return *node.baseline_read_latency_ns;
-  }
-  double idle = *node.read_latency_ns;
-  for (const LoadPoint& point : node.load_points) {
-    idle = std::min(idle, point.latency_ns);
-  }
-  return idle;
-}
-
-std::optional<LoadCurve> learned_curve(const Node& node, double idle_ns) {
-  std::vector<LoadPoint> points = node.load_points;
-  const LoadPoint now{*node.bandwidth_gbps, *node.read_latency_ns};
-  if (std::find(points.begin(), points.end(), now) == points.end()) {
-    points.push_back(now);
-  }
-  return fit_load_curve(points, idle_ns);
-}
-
-bool is_service_pool(const PolicyConfig& config, const std::string& pool) {
-  return pool != config.reclaim_pool &&
-         std::find(config.supported_pools.begin(), config.supported_pools.end(), pool) !=
-             config.supported_pools.end();
-}
-
-std::vector<NodeView> view_nodes(const Snapshot& snapshot, const Readings& readings,
-                                 const PolicyConfig& config) {
-  std::vector<NodeView> views;
-  std::map<NodeId, std::size_t> index;
-  for (const Reading& reading : readings.nodes) {
-    index[reading.id()] = views.size();
-    NodeView view;
-    view.node = reading.node;
-    view.latency = reading.read_latency_ns;
-    view.bandwidth = reading.bandwidth_gbps;
-    views.push_back(view);
-  }
-  for (const Container& container : snapshot.containers) {
-    const bool batch = container.pool == config.reclaim_pool;
-    const bool service = is_service_pool(config, container.pool);
-    for (const auto& [node, bytes] : container.anon_bytes) {
-      auto it = index.find(node);
-      if (it == index.end()) {
-        continue;
-      }
-      if (batch) {
-        views[it->second].batch_bytes += bytes;
-      } else if (service) {
-        views[it->second].service_bytes += bytes;
-      }
-    }
-  }
-  return views;
-}
+constexpr int kScaleSteps = 40;  // the fractions of the full move the service check tries
 
 std::string describe_latency(double ns) {
   return format_number(std::round(ns * 10) / 10) + " ns";
-}
-
-// One node of a candidate move: the bandwidth it would serve, the service bytes it would gain
-// (negative on the source) and what a moved byte pays for being remote to its CPUs.
-struct MovedTo {
-  const NodeView* view = nullptr;
-  double bandwidth = 0;
-  double service_bytes_gained = 0;
-  double remote_penalty_ns = 0;
-};
-
-// The service memory's latency over `nodes` (weighted by its bytes there, after the move) when
-// each node serves the bandwidth given beside it; service bytes that moved pay the remote
-// penalty on top of their new node's latency.
-std::optional<double> service_latency(const std::vector<MovedTo>& nodes) {
-  double weighted = 0;
-  double bytes = 0;
-  for (const MovedTo& node : nodes) {
-    const double latency = node.view->predict(node.bandwidth);
-    const double stayed = static_cast<double>(node.view->service_bytes) +
-                          std::min(0.0, node.service_bytes_gained);
-    const double arrived = std::max(0.0, node.service_bytes_gained);
-    weighted += stayed * latency + arrived * (latency + node.remote_penalty_ns);
-    bytes += static_cast<double>(node.view->service_bytes);
-  }
-  if (bytes <= 0) {
-    return std::nullopt;
-  }
-  return weighted / bytes;
-}
-
-// What a byte moved from `source` to `destination` pays for being remote to its CPUs: the
-// destination's idle latency times the excess of their distance over local (sysfs distances are
-// relative latencies, 10 local), a bound above what hosts measure.
-double remote_penalty(const Node& source, const Node& destination, double destination_idle) {
-  auto it = source.distance.find(destination.id);
-  const int distance = it == source.distance.end() ? 21 : it->second;
-  return destination_idle * std::max(0.0, distance / 10.0 - 1);
-}
-
-struct Plan {
-  const NodeView* source = nullptr;
-  std::vector<const NodeView*> destinations;
-  std::vector<double> shifted;  // GB/s onto each destination
-  double common_latency = 0;
-};
-
-// The traffic to shift onto each destination so that every node involved reaches one latency:
-// the destinations fill up to it by their own curves, so the one with more headroom takes more.
-Plan even_out(const NodeView& source, std::vector<const NodeView*> destinations) {
-  Plan plan{&source, std::move(destinations), {}, source.latency};
-  double low = source.latency;
-  for (const NodeView* destination : plan.destinations) {
-    low = std::min(low, destination->latency);
-  }
-  double high = source.latency;
-  auto shifted_at = [&](double target, std::vector<double>& shares) {
-    shares.clear();
-    double onto = 0;
-    for (const NodeView* destination : plan.destinations) {
-      shares.push_back(std::max(0.0, destination->bandwidth_for(target) - destination->bandwidth));
-      onto += shares.back();
-    }
-    const double off = source.bandwidth - std::min(source.bandwidth, source.bandwidth_for(target));
-    return onto - off;
-  };
-  std::vector<double> shares;
-  for (int step = 0; step < kBisectionSteps; ++step) {
-    const double middle = (low + high) / 2;
-    (shifted_at(middle, shares) > 0 ? high : low) = middle;
-  }
-  plan.common_latency = low;
-  shifted_at(low, plan.shifted);
-  return plan;
-}
-
-// What a GiB moved off the source is taken to carry. At most the source's bandwidth over its
-// movable bytes (as if they carried all of it), so that a move undershoots; at least that
-// bandwidth over all its bytes. Within those bounds, the newest measured round off the source
-// says what its moved memory carried.
-double traffic_per_gib(const NodeView& source, Bytes movable, const History& history,
-                       Notes& notes) {
-  const double most = source.bandwidth / (static_cast<double>(movable) / kGiB);
-  const double all_bytes = static_cast<double>(source.batch_bytes + source.service_bytes);
-  const double least = source.bandwidth / (all_bytes / kGiB);
-  const Round* newest = nullptr;
-  for (const Round& round : history) {
-    if (round.migrated && round.source_node == source.node->id && round.effect &&
-        round.effect->traffic_per_gib && (newest == nullptr || round.time > newest->time)) {
-      newest = &round;
-    }
-  }
-  if (newest == nullptr) {
-    return most;
-  }
-  const double measured = *newest->effect->traffic_per_gib;
-  const double taken = std::clamp(measured, least, most);
-  notes.add("traffic per GiB: the newest measured round off node " +
-            std::to_string(source.node->id) + " lost " + format_number(measured) +
-            " GB/s per GiB it moved; taken as " + format_number(taken) + " (between " +
-            format_number(least) + " and " + format_number(most) + ")");
-  return taken;
 }
 
 Decision& hold(Decision& decision, DecisionStatus status, std::string reason) {
@@ -224,9 +46,8 @@ std::vector<NodeView*> destinations_from(const NodeView& source, std::vector<Nod
     const std::string name = "node " + std::to_string(view.node->id);
     if (source.latency <= view.latency * (1 + config.equalize_deadband)) {
       notes.add_per_container([&] {
-        return "candidate " + name + ": not cooler than node " +
-               std::to_string(source.node->id) + " by more than equalize_deadband " +
-               format_number(config.equalize_deadband);
+        return "candidate " + name + ": not cooler than node " + std::to_string(source.node->id) +
+               " by more than equalize_deadband " + format_number(config.equalize_deadband);
       });
       continue;
     }
@@ -243,103 +64,35 @@ std::vector<NodeView*> destinations_from(const NodeView& source, std::vector<Nod
   return destinations;
 }
 
-// The batch containers' shares of each destination's bytes: the largest on the source first, no
-// container more than reclaim_container_max_bytes, each piece within the container's pool, and
-// none of the bytes of a container that a recent round moved from that destination to here
-// (the ping-pong ban, per container and direction).
-std::vector<ContainerMove> share_out(const Snapshot& snapshot, const NodeView& source,
-                                     bool services,
-                                     const std::vector<const NodeView*>& destinations,
-                                     const std::vector<Bytes>& bytes, const History& history,
-                                     TimePoint now, const PolicyConfig& config, Notes& notes) {
-  std::vector<const Container*> batch;
-  for (const Container& container : snapshot.containers) {
-    const bool movable = services ? is_service_pool(config, container.pool)
-                                  : container.pool == config.reclaim_pool;
-    if (movable && container.anon_on(source.node->id) > 0) {
-      batch.push_back(&container);
-    }
-  }
-  const Bytes container_max =
-      services ? config.container_max_bytes : config.reclaim_container_max_bytes;
-  std::stable_sort(batch.begin(), batch.end(), [&](const Container* a, const Container* b) {
-    return a->anon_on(source.node->id) > b->anon_on(source.node->id);
-  });
-  std::map<std::string, Bytes> taken;
-  std::vector<ContainerMove> moves;
-  for (std::size_t d = 0; d < destinations.size(); ++d) {
-    const NodeId to = destinations[d]->node->id;
-    Bytes wanted = bytes[d];
-    for (const Container* container : batch) {
-      const Pool* pool = nullptr;
-      for (const Pool& candidate : snapshot.pools) {
-        if (candidate.name == container->pool) {
-          pool = &candidate;
-        }
-      }
-      if (wanted < kSmallestPiece || pool == nullptr ||
-          std::find(pool->nodes.begin(), pool->nodes.end(), to) == pool->nodes.end()) {
-        continue;
-      }
-      Bytes& already = taken[container->id];
-      const Bytes returning = bytes_that_came_from(history, container->id, source.node->id, to,
-                                                   now, config.ping_pong_window);
-      if (returning > 0) {
-        notes.add(container->id + ": " + format_bytes(static_cast<double>(returning)) +
-                  " of it came from node " + std::to_string(to) + " within ping_pong_window " +
-                  format_duration(config.ping_pong_window) + " and stays");
-      }
-      const Bytes room = std::max<Bytes>(
-          0, std::min(container->anon_on(source.node->id) - returning, container_max) - already);
-      const Bytes piece = std::min(room, wanted);
-      if (piece < kSmallestPiece) {
-        continue;
-      }
-      moves.push_back(ContainerMove{container->id, piece, {to}});
-      already += piece;
-      wanted -= piece;
-    }
-  }
-  return moves;
-}
+// The source of a round and where its memory may go.
+struct Source {
+  NodeView* view = nullptr;  // none: nothing to move or nowhere to move it, `why_none` says
+  std::vector<NodeView*> destinations;
+  bool services = false;  // service memory moves: only where no batch memory can
+  std::string why_none;
+};
 
-}  // namespace
-
-Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
-                         const History& history, TimePoint now, const DecideOptions& options) {
-  Decision decision;
-  decision.strategy = Strategy::equalize;
-  decision.threshold = config.migrate_threshold;
-  Notes notes(decision.explanation, options.explain);
-
-  const Refused<Readings> metrics = read_metrics(snapshot);
-  if (!metrics) {
-    return hold(decision, metrics.error().status, metrics.error().reason);
-  }
-  std::vector<NodeView> views = view_nodes(snapshot, *metrics, config);
-  notes.add("strategy: equalize, deadband " + format_number(config.equalize_deadband));
-  if (views.size() < 2) {
-    return hold(decision, DecisionStatus::idle, "one node: there is nowhere to move memory");
-  }
-
-  // The hottest node with batch memory to move and a node cool enough to take it.
+// The hottest node with memory to move and a node cool enough to take it.
+Source choose_source(std::vector<NodeView>& views, const History& history, TimePoint now,
+                     const PolicyConfig& config, Notes& notes) {
   std::vector<NodeView*> by_latency;
   for (NodeView& view : views) {
     by_latency.push_back(&view);
   }
   std::stable_sort(by_latency.begin(), by_latency.end(),
                    [](const NodeView* a, const NodeView* b) { return a->latency > b->latency; });
-  NodeView* source = nullptr;
-  std::vector<NodeView*> destinations;
-  std::string why_none;
-  bool services = false;  // whether service memory moves: only where no batch memory can
+  Source chosen;
+  std::string& why_none = chosen.why_none;
+  std::vector<NodeView*>& destinations = chosen.destinations;
+  bool& services = chosen.services;
   for (NodeView* candidate : by_latency) {
     const std::string name = "node " + std::to_string(candidate->node->id);
     services = candidate->batch_bytes < std::max<Bytes>(config.reclaim_container_min_bytes, 1);
     if (services && candidate->service_bytes < std::max<Bytes>(config.container_min_bytes, 1)) {
-      notes.add(name + " (" + describe_latency(candidate->latency) + "): " +
-                format_bytes(static_cast<double>(candidate->batch_bytes + candidate->service_bytes)) +
-                " of movable memory, nothing to move");
+      notes.add(
+          name + " (" + describe_latency(candidate->latency) + "): " +
+          format_bytes(static_cast<double>(candidate->batch_bytes + candidate->service_bytes)) +
+          " of movable memory, nothing to move");
       if (why_none.empty()) {
         why_none = name + " is the hottest (" + describe_latency(candidate->latency) +
                    ") but holds no memory of the pools to move";
@@ -355,8 +108,9 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
         const double penalty = remote_penalty(*candidate->node, *to->node, idle_latency(*to->node));
         const bool pays = candidate->latency - to->latency > penalty;
         if (!pays) {
-          notes.add("candidate node " + std::to_string(to->node->id) + ": service memory would pay " +
-                    describe_latency(penalty) + " for remote access, more than the gap of " +
+          notes.add("candidate node " + std::to_string(to->node->id) +
+                    ": service memory would pay " + describe_latency(penalty) +
+                    " for remote access, more than the gap of " +
                     describe_latency(candidate->latency - to->latency));
         }
         return !pays;
@@ -378,9 +132,59 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
       }
       continue;
     }
-    source = candidate;
-    break;
+    chosen.view = candidate;
+    return chosen;
   }
+  chosen.destinations.clear();
+  return chosen;
+}
+
+// Each node's own curve when its readings show one, the source's shape otherwise. A source with
+// neither a baseline nor an idle reading of its own is taken to idle as fast as the fastest node
+// does: the nodes of one host are usually alike. Returns the source's learned curve, if any.
+std::optional<LoadCurve> fit_curves(NodeView& source, const std::vector<NodeView*>& destinations,
+                                    const std::vector<NodeView>& views) {
+  double source_idle = idle_latency(*source.node);
+  if (!source.node->baseline_read_latency_ns) {
+    for (const NodeView& view : views) {
+      source_idle = std::min(source_idle, idle_latency(*view.node));
+    }
+  }
+  const std::optional<LoadCurve> learned = learned_curve(*source.node, source_idle);
+  source.curve =
+      learned.value_or(curve_through(LoadPoint{source.bandwidth, source.latency}, source_idle));
+  for (NodeView* destination : destinations) {
+    const double idle = idle_latency(*destination->node);
+    destination->curve =
+        learned_curve(*destination->node, idle).value_or(borrowed_curve(source.curve, idle));
+  }
+  return learned;
+}
+
+}  // namespace
+
+Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
+                         const History& history, TimePoint now, const DecideOptions& options) {
+  Decision decision;
+  decision.strategy = Strategy::equalize;
+  decision.threshold = config.migrate_threshold;
+  Notes notes(decision.explanation, options.explain);
+
+  const Refused<Readings> metrics = read_metrics(snapshot);
+  if (!metrics) {
+    return hold(decision, metrics.error().status, metrics.error().reason);
+  }
+  std::vector<NodeView> views = view_nodes(snapshot, *metrics, config);
+  notes.add("strategy: equalize, deadband " + format_number(config.equalize_deadband));
+  if (views.size() < 2) {
+    return hold(decision, DecisionStatus::idle, "one node: there is nowhere to move memory");
+  }
+
+  Source chosen = choose_source(views, history, now, config, notes);
+  NodeView* source = chosen.view;
+  const std::vector<NodeView*>& destinations = chosen.destinations;
+  const bool services = chosen.services;
+  const std::string& why_none = chosen.why_none;
   if (source == nullptr) {
     return hold(decision, DecisionStatus::idle, why_none);
   }
@@ -396,27 +200,13 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
     return hold(decision, DecisionStatus::cooldown, std::move(*reason));
   }
 
-  // Curves: each node's own when its readings show one; the source's shape otherwise. A source
-  // with neither a baseline nor an idle reading of its own is taken to idle as fast as the
-  // fastest node does: the nodes of one host are usually alike.
-  double source_idle = idle_latency(*source->node);
-  if (!source->node->baseline_read_latency_ns) {
-    for (const NodeView& view : views) {
-      source_idle = std::min(source_idle, idle_latency(*view.node));
-    }
-  }
-  const std::optional<LoadCurve> source_learned = learned_curve(*source->node, source_idle);
-  source->curve =
-      source_learned.value_or(curve_through(LoadPoint{source->bandwidth, source->latency}, source_idle));
+  const std::optional<LoadCurve> source_learned = fit_curves(*source, destinations, views);
   std::vector<NodeId> destination_ids;
-  for (NodeView* destination : destinations) {
-    destination->curve = learned_curve(*destination->node, idle_latency(*destination->node))
-                             .value_or(borrowed_curve(source->curve,
-                                                      idle_latency(*destination->node)));
+  for (const NodeView* destination : destinations) {
     destination_ids.push_back(destination->node->id);
   }
 
-  Plan plan = even_out(*source, {destinations.begin(), destinations.end()});
+  ShiftPlan plan = even_out(*source, {destinations.begin(), destinations.end()});
   const double per_gib = traffic_per_gib(*source, movable, history, notes);
   if (!(per_gib > 0) || !std::isfinite(per_gib)) {
     return hold(decision, DecisionStatus::idle,
@@ -450,13 +240,13 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   // fraction slows it.
   auto bandwidths_at = [&](double scale) {
     const double moved_service = services ? scale * total_shift / per_gib * kGiB : 0;
-    std::vector<MovedTo> nodes{{source, source->bandwidth - scale * total_shift, -moved_service, 0}};
+    std::vector<MovedTo> nodes{
+        {source, source->bandwidth - scale * total_shift, -moved_service, 0}};
     for (std::size_t d = 0; d < plan.destinations.size(); ++d) {
       const NodeView* to = plan.destinations[d];
-      nodes.push_back(MovedTo{
-          to, to->bandwidth + scale * plan.shifted[d],
-          services ? scale * plan.shifted[d] / per_gib * kGiB : 0,
-          remote_penalty(*source->node, *to->node, idle_latency(*to->node))});
+      nodes.push_back(MovedTo{to, to->bandwidth + scale * plan.shifted[d],
+                              services ? scale * plan.shifted[d] / per_gib * kGiB : 0,
+                              remote_penalty(*source->node, *to->node, idle_latency(*to->node))});
     }
     return nodes;
   };
@@ -482,16 +272,14 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
       service_before ? service_latency(bandwidths_at(scale)) : std::nullopt;
   for (const MovedTo& node : bandwidths_at(scale)) {
     const NodeView* view = node.view;
-    prediction.nodes.push_back(NodePrediction{view->node->id, view->latency,
-                                              view->predict(node.bandwidth), view->bandwidth,
-                                              node.bandwidth,
-                                              view == source ? source_learned.has_value()
-                                                             : view->curve.learned()});
+    prediction.nodes.push_back(NodePrediction{
+        view->node->id, view->latency, view->predict(node.bandwidth), view->bandwidth,
+        node.bandwidth, view == source ? source_learned.has_value() : view->curve.learned()});
   }
   notes.add("prediction: node " + std::to_string(source->node->id) + " serves " +
             format_number(source->bandwidth) + " GB/s over " +
-            format_bytes(static_cast<double>(movable)) + " of " + kind +
-            " memory, taken as " + format_number(per_gib) + " GB/s per GiB moved");
+            format_bytes(static_cast<double>(movable)) + " of " + kind + " memory, taken as " +
+            format_number(per_gib) + " GB/s per GiB moved");
   for (const NodePrediction& node : prediction.nodes) {
     notes.add("curve of node " + std::to_string(node.node) + ": " +
               (node.learned_curve ? "learned from its readings" : "assumed") + ", " +
@@ -505,8 +293,8 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   if (scale <= 0) {
     return hold(decision, DecisionStatus::idle,
                 "moving memory off node " + std::to_string(source->node->id) +
-                    " is predicted to slow service memory (" +
-                    describe_latency(*service_before) + " now)");
+                    " is predicted to slow service memory (" + describe_latency(*service_before) +
+                    " now)");
   }
   // A move the closed loop would judge `not improved` is not worth its cost: the hottest node it
   // touches must come out at least min_improvement below the source's latency now.
@@ -551,9 +339,8 @@ Decision decide_equalize(const Snapshot& snapshot, const PolicyConfig& config,
   }
   if (decision.migrate.empty()) {
     return hold(decision, DecisionStatus::idle,
-                "no " + kind + " container on node " +
-                    std::to_string(source->node->id) + " may go to " +
-                    describe_node_set(destination_ids));
+                "no " + kind + " container on node " + std::to_string(source->node->id) +
+                    " may go to " + describe_node_set(destination_ids));
   }
   for (const ContainerMove& move : decision.migrate) {
     std::string line = "move " + format_bytes(static_cast<double>(move.bytes_on_source)) + " of " +

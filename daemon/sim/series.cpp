@@ -62,8 +62,9 @@ bool gnuplot_installed() {
 Status plot_series(const std::vector<ModeSeries>& runs, const std::string& scenario,
                    const std::filesystem::path& svg) {
   if (!gnuplot_installed()) {
-    return make_error(ENOENT, "--plot needs gnuplot, which is not installed (Debian: apt-get "
-                              "install gnuplot-nox)");
+    return make_error(ENOENT,
+                      "--plot needs gnuplot, which is not installed (Debian: apt-get "
+                      "install gnuplot-nox)");
   }
   std::string script = "set terminal svg size 1100,550 dynamic background '#ffffff'\n";
   script += "set output " + quoted(svg.string()) + "\n";
@@ -74,7 +75,8 @@ Status plot_series(const std::vector<ModeSeries>& runs, const std::string& scena
     script += fmt::format("$sensitive{} << EOD\n", m);
     for (const SecondSample& sample : runs[m].seconds) {
       if (sample.sensitive_latency_ns) {
-        script += fmt::format("{:.4f} {:.3f}\n", sample.second / 60.0, *sample.sensitive_latency_ns);
+        script +=
+            fmt::format("{:.4f} {:.3f}\n", sample.second / 60.0, *sample.sensitive_latency_ns);
       }
     }
     script += fmt::format("EOD\n$traffic{} << EOD\n", m);

@@ -211,7 +211,8 @@ TEST(Equalize, TheNewestMeasuredEffectCorrectsTheTrafficPerGiB) {
   EXPECT_NEAR(first.prediction->traffic_per_gib, 128.0 / 12, 1e-9);
 
   Round measured{kNow - 20min, 0, {1}, true, false, RoundEffect{true, 300, 200, 200, 50, 5.0}};
-  const Decision corrected = decide_at_now(swap_host().build(), equalize_config(), {measured}, true);
+  const Decision corrected =
+      decide_at_now(swap_host().build(), equalize_config(), {measured}, true);
   ASSERT_EQ(corrected.status, DecisionStatus::ready) << corrected.reason;
   EXPECT_NEAR(corrected.prediction->traffic_per_gib, 5.0, 1e-9);
   EXPECT_GT(corrected.total_bytes, 3 * first.total_bytes / 2);

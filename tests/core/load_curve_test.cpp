@@ -41,10 +41,10 @@ TEST(LoadCurve, BandwidthAtInvertsLatencyAt) {
 }
 
 TEST(LoadCurve, ReadingsThatShowNoShapeFitNothing) {
-  EXPECT_FALSE(fit_load_curve({{40, 120}}, 90).has_value());            // one reading
+  EXPECT_FALSE(fit_load_curve({{40, 120}}, 90).has_value());             // one reading
   EXPECT_FALSE(fit_load_curve({{40, 120}, {41, 121}}, 90).has_value());  // one bandwidth
-  EXPECT_FALSE(fit_load_curve({{5, 90.5}, {30, 91}}, 90).has_value());  // never loaded
-  EXPECT_FALSE(fit_load_curve({{5, 100}, {30, 140}}, 0).has_value());   // no idle latency
+  EXPECT_FALSE(fit_load_curve({{5, 90.5}, {30, 91}}, 90).has_value());   // never loaded
+  EXPECT_FALSE(fit_load_curve({{5, 100}, {30, 140}}, 0).has_value());    // no idle latency
 }
 
 TEST(LoadCurve, TheCurveThroughOneReadingPassesThroughIt) {

@@ -68,7 +68,8 @@ std::vector<std::string> expressions() {
       found.push_back(current);
     }
   }
-  const auto dashboard = nlohmann::json::parse(read_file(kMonitoring / "dashboards/numabalancer.json"));
+  const auto dashboard =
+      nlohmann::json::parse(read_file(kMonitoring / "dashboards/numabalancer.json"));
   for (const auto& panel : dashboard["panels"]) {
     for (const auto& target : panel.value("targets", nlohmann::json::array())) {
       found.push_back(target["expr"]);

@@ -62,7 +62,8 @@ std::string daemon_config(const TempTree& tree) {
          "\"\nlock_file = \"" + tree.path("run/numabalancerd.lock").string() +
          "\"\n\n[admin]\nsocket = \"" + tree.path("run/admin.sock").string() +
          "\"\nadmin_group = \"\"\n\n[metrics]\nlatency = \"file\"\nbandwidth = \"file\"\n\n"
-         "[metrics.file]\npath = \"" + tree.path("metrics.json").string() +
+         "[metrics.file]\npath = \"" +
+         tree.path("metrics.json").string() +
          "\"\nmax_age = \"1h\"\n\n[metrics.baseline]\nread_latency_ns = { \"0\" = 90.0 }\n\n"
          "[[pool]]\nname = \"share\"\ncgroups = [\"nb-e2e-absent/*\"]\n\n[export]\ntextfile = \"" +
          tree.path("textfile/numabalancer.prom").string() + "\"\n";
@@ -219,8 +220,8 @@ TEST(PrometheusEndToEnd, PanelsShowDataAndTheProviderAlertFires) {
   }
   EXPECT_TRUE(pending) << "the alert was never seen pending";
   EXPECT_EQ(state, "firing") << prometheus.log();
-  const auto took = std::chrono::duration_cast<std::chrono::seconds>(
-      std::chrono::steady_clock::now() - started);
+  const auto took =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started);
   RecordProperty("seconds", static_cast<int>(took.count()));
   std::cout << "end to end took " << took.count() << " s\n";
 }

@@ -163,7 +163,8 @@ TEST(SimulateOutput, TheTableShowsEffectsDeferredRoundsAndNoSettleForOff) {
 TEST(SimulateOutput, CsvHasEverySecondOfEveryMode) {
   nb::testing::TempTree tree;
   const fs::path csv = tree.path("antagonist.csv");
-  const Simulation run = shipped("antagonist", "--compare off,equalize --csv '" + csv.string() + "'");
+  const Simulation run =
+      shipped("antagonist", "--compare off,equalize --csv '" + csv.string() + "'");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::istringstream lines(nb::testing::read_file(csv));
   std::string header;
