@@ -10,22 +10,20 @@ namespace nb::core {
 
 namespace {
 
-std::optional<double> latency_of(const Snapshot& snapshot, NodeId id) {
+// The node's reading of `metric` in the snapshot, if it has one.
+std::optional<double> reading_of(const Snapshot& snapshot, NodeId id,
+                                 std::optional<double> Node::*metric) {
   for (const Node& node : snapshot.nodes) {
-    if (node.id == id && node.read_latency_ns && *node.read_latency_ns > 0) {
-      return node.read_latency_ns;
+    if (node.id == id) {
+      return node.*metric;
     }
   }
   return std::nullopt;
 }
 
-std::optional<double> bandwidth_of(const Snapshot& snapshot, NodeId id) {
-  for (const Node& node : snapshot.nodes) {
-    if (node.id == id && node.bandwidth_gbps) {
-      return node.bandwidth_gbps;
-    }
-  }
-  return std::nullopt;
+std::optional<double> latency_of(const Snapshot& snapshot, NodeId id) {
+  const auto latency = reading_of(snapshot, id, &Node::read_latency_ns);
+  return latency && *latency > 0 ? latency : std::nullopt;
 }
 
 struct Latencies {
@@ -89,11 +87,11 @@ EffectOrReason measure_effect(const RoundMoves& moves, const Snapshot& before,
   MeasuredEffect measured;
   measured.effect =
       RoundEffect{a.hot <= b.source * (1 - config.min_improvement), b.source, a.hot, b.gap, a.gap};
-  const auto bandwidth_before = bandwidth_of(before, moves.source);
-  const auto bandwidth_after = bandwidth_of(after, moves.source);
+  const auto bandwidth_before = reading_of(before, moves.source, &Node::bandwidth_gbps);
+  const auto bandwidth_after = reading_of(after, moves.source, &Node::bandwidth_gbps);
   if (bandwidth_before && bandwidth_after && *bandwidth_before > *bandwidth_after) {
-    measured.effect.traffic_per_gib = (*bandwidth_before - *bandwidth_after) /
-                                      (static_cast<double>(moves.moved_bytes) / kGiB);
+    measured.effect.traffic_per_gib =
+        (*bandwidth_before - *bandwidth_after) / (static_cast<double>(moves.moved_bytes) / kGiB);
   }
   measured.source_latency_before = b.source;
   measured.source_latency_after = a.source;

@@ -259,7 +259,7 @@ void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord&
   options.threshold = decision.threshold;
 
   record.outcome = codec::RoundOutcome::started;
-  keep_latencies_before(record, state_.last_scan->snapshot);
+  keep_readings_before(record, state_.last_scan->snapshot);
   state_.deferred.reset();
   start_job(
       new_job("round", record.number, *decision.source_node, decision.dest_nodes, plan.budget),
@@ -296,7 +296,7 @@ ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
                                           actuator::JobOptions options) {
   auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
   if (state_.last_scan) {
-    keep_latencies_before(record, state_.last_scan->snapshot);
+    keep_readings_before(record, state_.last_scan->snapshot);
   }
   remember(state_.rounds, state_.history, record);
   save_state(state_, seams_.clock());

@@ -44,7 +44,7 @@ void log_effect(const codec::RoundRecord& record) {
 
 }  // namespace
 
-void keep_latencies_before(codec::RoundRecord& record, const core::Snapshot& snapshot) {
+void keep_readings_before(codec::RoundRecord& record, const core::Snapshot& snapshot) {
   record.latencies_before.clear();
   record.bandwidths_before.clear();
   for (const core::Node& node : snapshot.nodes) {

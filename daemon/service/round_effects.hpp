@@ -18,7 +18,7 @@ namespace nb::service {
 
 // The read latencies (and bandwidths) of the round's source and destinations in `snapshot`, for
 // its effect.
-void keep_latencies_before(codec::RoundRecord& record, const core::Snapshot& snapshot);
+void keep_readings_before(codec::RoundRecord& record, const core::Snapshot& snapshot);
 
 // Measures, from `after`, each kept round whose effect is due at after.time; returns them.
 std::vector<const codec::RoundRecord*> measure_due_effects(std::vector<codec::RoundRecord>& rounds,
