@@ -75,8 +75,7 @@ std::optional<std::string> hold_back(const History& history, NodeId source, Time
     const int failed = leading_failures(measured_rounds(history, source));
     if (in_flight + failed >= config.backoff_after) {
       const std::string reason =
-          "backoff: " + std::to_string(in_flight) + " round(s)" + off_node +
-          " not measured yet" +
+          "backoff: " + std::to_string(in_flight) + " round(s)" + off_node + " not measured yet" +
           (failed > 0 ? ", after " + std::to_string(failed) + " that did not lower its latency"
                       : std::string()) +
           "; waiting for their effects (backoff_after " + std::to_string(config.backoff_after) +

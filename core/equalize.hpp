@@ -10,8 +10,8 @@
 // most a byte can carry, so a move undershoots rather than overshoots, and the next round moves
 // the rest once the readings show it.
 
-#include "core/decision.hpp"
 #include "core/decide.hpp"
+#include "core/decision.hpp"
 #include "core/history.hpp"
 #include "core/policy_config.hpp"
 #include "core/snapshot.hpp"

@@ -101,7 +101,9 @@ int run_simulate(const SimulateOptions& options, const GlobalOptions& global) {
     sim::SecondSink per_second;
     if (series) {
       runs.push_back(sim::ModeSeries{mode.name, {}});
-      per_second = [&runs](const sim::SecondSample& sample) { runs.back().seconds.push_back(sample); };
+      per_second = [&runs](const sim::SecondSample& sample) {
+        runs.back().seconds.push_back(sample);
+      };
     }
     summaries.emplace_back(mode.name,
                            sim::run_mode(scenario, mode, !options.no_backoff, sink, per_second));
@@ -127,9 +129,10 @@ void add_simulate_command(CLI::App& app, const GlobalOptions& global, int& exit_
       "Run the daemon's policy against a modelled host (a scenario file) in simulated time, and "
       "print what it did: a table, or with --json a line per round and the summary last.");
   command->add_option("--scenario", options->scenario_path, "Scenario file (TOML)")->required();
-  command->add_option("--compare", options->compare,
-                      "Run once per mode and print them side by side: a comma-separated list of "
-                      "off, absolute, relative, auto (the seed's strategy with that threshold mode), equalize");
+  command->add_option(
+      "--compare", options->compare,
+      "Run once per mode and print them side by side: a comma-separated list of "
+      "off, absolute, relative, auto (the seed's strategy with that threshold mode), equalize");
   command->add_flag("--no-backoff", options->no_backoff,
                     "Turn the back-off rule off ([policy] backoff_after = 0)");
   command->add_flag("--json", options->json,

@@ -30,10 +30,11 @@ Json prediction_json(const core::Prediction& prediction) {
                      {"bandwidth_after_gbps", node.bandwidth_after_gbps},
                      {"learned_curve", node.learned_curve}});
   }
-  return Json{{"nodes", std::move(nodes)},
-              {"traffic_per_gib", prediction.traffic_per_gib},
-              {"service_latency_before_ns", optional_number<Json>(prediction.service_latency_before_ns)},
-              {"service_latency_after_ns", optional_number<Json>(prediction.service_latency_after_ns)}};
+  return Json{
+      {"nodes", std::move(nodes)},
+      {"traffic_per_gib", prediction.traffic_per_gib},
+      {"service_latency_before_ns", optional_number<Json>(prediction.service_latency_before_ns)},
+      {"service_latency_after_ns", optional_number<Json>(prediction.service_latency_after_ns)}};
 }
 
 // Built for both JSON flavours: nlohmann::json (sorted keys) for code, ordered_json for people.
@@ -134,9 +135,9 @@ std::optional<double> read_optional_number(const json& object, std::string_view 
 core::Prediction read_prediction(const json& value) {
   const std::string_view root = "prediction";
   reader::require_object(value, root);
-  reader::check_keys(value, root,
-                     {"nodes", "traffic_per_gib", "service_latency_before_ns",
-                      "service_latency_after_ns"});
+  reader::check_keys(
+      value, root,
+      {"nodes", "traffic_per_gib", "service_latency_before_ns", "service_latency_after_ns"});
   core::Prediction prediction;
   const json& nodes = field(value, root, "nodes");
   reader::require_array(nodes, "prediction.nodes");
@@ -154,7 +155,8 @@ core::Prediction read_prediction(const json& value) {
         reader::read_node_id(field(node, path, "node"), reader::child(path, "node")),
         number("latency_before_ns"), number("latency_after_ns"), number("bandwidth_before_gbps"),
         number("bandwidth_after_gbps"),
-        reader::read_bool(field(node, path, "learned_curve"), reader::child(path, "learned_curve"))});
+        reader::read_bool(field(node, path, "learned_curve"),
+                          reader::child(path, "learned_curve"))});
   }
   prediction.traffic_per_gib =
       reader::read_number(field(value, root, "traffic_per_gib"), "prediction.traffic_per_gib");
@@ -170,11 +172,10 @@ core::Decision read_decision(const json& json) {
   using core::ThresholdMode;
   const std::string_view root = "decision";
   reader::require_object(json, root);
-  reader::check_keys(
-      json, "",
-      {"status", "reason", "level", "thresholds", "bandwidth_level", "bandwidth_pressure",
-       "source_node", "dest_nodes", "migrate", "evict", "total_bytes", "threshold", "explanation",
-       "strategy", "prediction"});
+  reader::check_keys(json, "",
+                     {"status", "reason", "level", "thresholds", "bandwidth_level",
+                      "bandwidth_pressure", "source_node", "dest_nodes", "migrate", "evict",
+                      "total_bytes", "threshold", "explanation", "strategy", "prediction"});
   core::Decision decision;
   static constexpr DecisionStatus statuses[] = {
       DecisionStatus::ready,      DecisionStatus::idle,        DecisionStatus::cooldown,

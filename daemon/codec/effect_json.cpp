@@ -55,18 +55,18 @@ nlohmann::json to_json(const core::MeasuredEffect& measured, std::optional<TimeP
 
 core::RoundEffect read_round_effect(const nlohmann::json& json, std::string_view path) {
   reader::require_object(json, path);
-  reader::check_keys(json, path,
-                     {"improved", "hot_before", "hot_after", "gap_before", "gap_after",
-                      "traffic_per_gib"});
+  reader::check_keys(
+      json, path,
+      {"improved", "hot_before", "hot_after", "gap_before", "gap_after", "traffic_per_gib"});
   return read_numbers(json, path);
 }
 
 ReadMeasuredEffect read_measured_effect(const nlohmann::json& json, std::string_view path) {
   reader::require_object(json, path);
-  reader::check_keys(json, path,
-                     {"improved", "hot_before", "hot_after", "gap_before", "gap_after",
-                      "traffic_per_gib", "source_latency_before", "source_latency_after",
-                      "bytes_moved", "measured"});
+  reader::check_keys(
+      json, path,
+      {"improved", "hot_before", "hot_after", "gap_before", "gap_after", "traffic_per_gib",
+       "source_latency_before", "source_latency_after", "bytes_moved", "measured"});
   ReadMeasuredEffect out;
   out.measured.effect = read_numbers(json, path);
   auto number = [&](std::string_view key) {

@@ -70,9 +70,9 @@ std::vector<core::LoadPoint> read_load_points(const json& value, const std::stri
     if (value[i].size() != 2) {
       reader::fail(point_path, "a point is [bandwidth_gbps, latency_ns]");
     }
-    points.push_back(core::LoadPoint{
-        reader::read_metric_value(value[i][0], reader::item(point_path, 0)),
-        reader::read_metric_value(value[i][1], reader::item(point_path, 1))});
+    points.push_back(
+        core::LoadPoint{reader::read_metric_value(value[i][0], reader::item(point_path, 0)),
+                        reader::read_metric_value(value[i][1], reader::item(point_path, 1))});
   }
   return points;
 }

@@ -211,9 +211,14 @@ std::optional<core::Round> history_entry(const RoundRecord& record) {
   if (record.effect) {
     effect = record.effect->effect;
   }
-  return core::Round{record.time,     record.source_node,      record.dest_nodes,
-                     record.migrated, !record.evicted.empty(), effect,
-                     record.effect_pending(), record.moved_shares};
+  return core::Round{record.time,
+                     record.source_node,
+                     record.dest_nodes,
+                     record.migrated,
+                     !record.evicted.empty(),
+                     effect,
+                     record.effect_pending(),
+                     record.moved_shares};
 }
 
 core::History to_history(const std::vector<RoundRecord>& records) {

@@ -16,7 +16,6 @@
 #include "base/result.hpp"
 #include "base/units.hpp"
 #include "core/history.hpp"
-#include "core/history.hpp"
 #include "core/round_effect.hpp"
 #include "daemon/codec/baseline_json.hpp"
 #include "daemon/codec/report_summary.hpp"

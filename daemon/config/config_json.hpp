@@ -24,7 +24,7 @@ nlohmann::json value_json(Duration value);
 nlohmann::json value_json(const std::vector<std::string>& value);
 nlohmann::json value_json(unsigned file_mode);
 nlohmann::json value_json(const std::optional<std::vector<NodeId>>& value);
-nlohmann::json value_json(core::Strategy strategy);               // "katalyst", "equalize"
+nlohmann::json value_json(core::Strategy strategy);                // "katalyst", "equalize"
 nlohmann::json value_json(core::ThresholdMode mode);               // "auto", "absolute", "relative"
 nlohmann::json value_json(const std::map<NodeId, double>& value);  // {"0": 92.0}
 

@@ -42,11 +42,11 @@ enum class Bound {
 // as an octal string; an optional size or node list is unset when written "auto"; a threshold
 // mode is written by its name; a node map is a table keyed by node id ("0" = 92.0).
 template <typename S>
-using Member = std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
-                            std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
-                            unsigned S::*, std::optional<std::vector<NodeId>> S::*,
-                            core::ThresholdMode S::*, core::Strategy S::*,
-                            std::map<NodeId, double> S::*>;
+using Member =
+    std::variant<std::string S::*, bool S::*, int S::*, double S::*, Bytes S::*,
+                 std::optional<Bytes> S::*, Duration S::*, std::vector<std::string> S::*,
+                 unsigned S::*, std::optional<std::vector<NodeId>> S::*, core::ThresholdMode S::*,
+                 core::Strategy S::*, std::map<NodeId, double> S::*>;
 
 // The names a threshold mode is written as, in the order the docs explain them.
 inline constexpr std::string_view kThresholdModeNames[] = {"auto", "absolute", "relative"};

@@ -25,8 +25,8 @@ std::vector<NodeId> Mover::destinations() const {
 std::vector<core::MovedShare> Mover::shares() const {
   std::vector<core::MovedShare> shares;
   for (const auto& [key, bytes] : moved_by_) {
-    shares.push_back(core::MovedShare{host_.container(key.first).id, host_.node(key.second).id,
-                                      bytes});
+    shares.push_back(
+        core::MovedShare{host_.container(key.first).id, host_.node(key.second).id, bytes});
   }
   return shares;
 }

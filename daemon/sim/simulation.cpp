@@ -308,8 +308,9 @@ Result<std::vector<Mode>> parse_modes(std::string_view list) {
     } else if (auto mode = core::threshold_mode_from(name)) {
       modes.push_back(Mode{name, true, *mode, core::Strategy::katalyst});
     } else {
-      return make_error(EINVAL, "unknown mode \"" + name +
-                                    "\" (the modes are off, absolute, relative, auto and equalize)");
+      return make_error(EINVAL,
+                        "unknown mode \"" + name +
+                            "\" (the modes are off, absolute, relative, auto and equalize)");
     }
     if (!seen.insert(name).second) {
       return make_error(EINVAL, "mode \"" + name + "\" is named twice");

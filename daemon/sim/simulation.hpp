@@ -7,10 +7,10 @@
 
 #include <functional>
 #include <map>
-#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.hpp"

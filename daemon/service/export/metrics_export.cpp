@@ -209,8 +209,7 @@ void write_baselines(Writer& w, const std::vector<metrics::NodeBaseline>& baseli
   w.family("numabalancer_node_baseline_samples_needed", "gauge",
            "Readings the node still needs before it has a baseline; 0 once calibrated.");
   for (const auto& baseline : baselines) {
-    w.sample("numabalancer_node_baseline_samples_needed",
-             fmt::format("node=\"{}\"", baseline.node),
+    w.sample("numabalancer_node_baseline_samples_needed", fmt::format("node=\"{}\"", baseline.node),
              static_cast<double>(baseline.samples_needed));
   }
 }
@@ -229,8 +228,9 @@ void write_policy(Writer& w, const MetricsView& view) {
            policy.grace_read_latency_ns / kNanosecondsPerSecond);
   w.sample("numabalancer_threshold_read_latency_seconds", "level=\"force\"",
            policy.force_read_latency_ns / kNanosecondsPerSecond);
-  w.family("numabalancer_threshold_latency_ratio", "gauge",
-           "Relative thresholds: the multiple of a node's baseline above which it is under pressure.");
+  w.family(
+      "numabalancer_threshold_latency_ratio", "gauge",
+      "Relative thresholds: the multiple of a node's baseline above which it is under pressure.");
   w.sample("numabalancer_threshold_latency_ratio", "level=\"grace\"", policy.grace_latency_ratio);
   w.sample("numabalancer_threshold_latency_ratio", "level=\"force\"", policy.force_latency_ratio);
   w.family("numabalancer_policy_info", "gauge",
@@ -269,8 +269,9 @@ void write_counters(Writer& w, const DaemonCounters& c) {
     w.sample("numabalancer_rounds_total", fmt::format("outcome=\"{}\"", escape(outcome)),
              static_cast<double>(count));
   }
-  w.family("numabalancer_jobs_total", "counter",
-           "Migration jobs of rounds and of migrate, by why they stopped (deadline: job_deadline).");
+  w.family(
+      "numabalancer_jobs_total", "counter",
+      "Migration jobs of rounds and of migrate, by why they stopped (deadline: job_deadline).");
   for (const auto& [reason, count] : c.jobs) {
     w.sample("numabalancer_jobs_total", fmt::format("stop_reason=\"{}\"", escape(reason)),
              static_cast<double>(count));

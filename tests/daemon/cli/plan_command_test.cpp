@@ -61,7 +61,8 @@ nlohmann::json expected_decision(const std::string& name) {
 class PlanCommandGolden : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(PlanCommandGolden, PrintsTheDecisionJsonAndExitsZero) {
-  const Outcome run = run_daemon("plan " + kKatalyst + "--snapshot " + quoted(snapshot(GetParam())));
+  const Outcome run =
+      run_daemon("plan " + kKatalyst + "--snapshot " + quoted(snapshot(GetParam())));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(nlohmann::json::parse(run.out), expected_decision(GetParam()));
   EXPECT_EQ(run.err, "");
@@ -88,14 +89,15 @@ INSTANTIATE_TEST_SUITE_P(Files, PlanCommandBadInput,
                                            "duplicate_node"));
 
 TEST(PlanCommand, ReadsTheSnapshotFromStdin) {
-  const Outcome run = run_daemon("plan " + kKatalyst + "--snapshot -", snapshot("bandwidth_medium"));
+  const Outcome run =
+      run_daemon("plan " + kKatalyst + "--snapshot -", snapshot("bandwidth_medium"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(nlohmann::json::parse(run.out), expected_decision("bandwidth_medium"));
 }
 
 TEST(PlanCommand, ExplainPrintsTheJsonThenABlankLineThenTheReport) {
-  const Outcome run =
-      run_daemon("plan --explain " + kKatalyst + "--snapshot " + quoted(snapshot("four_node_report")));
+  const Outcome run = run_daemon("plan --explain " + kKatalyst + "--snapshot " +
+                                 quoted(snapshot("four_node_report")));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto split = run.out.find("\n\n");
   ASSERT_NE(split, std::string::npos) << run.out;

@@ -87,7 +87,8 @@ TEST(Simulation, RoundsThatDoNotHelpAreMeasuredAndBackedOff) {
 }
 
 TEST(Simulation, OffTakesNoRoundsButMeasuresTheHost) {
-  const Summary off = run_mode(unmovable(), Mode{"off", false, std::nullopt, std::nullopt}, true, nullptr);
+  const Summary off =
+      run_mode(unmovable(), Mode{"off", false, std::nullopt, std::nullopt}, true, nullptr);
   EXPECT_EQ(off.rounds, 0);
   EXPECT_EQ(off.bytes_moved, 0);
   EXPECT_FALSE(off.sensitive_latency_mean_ns.has_value());  // nothing here is sensitive

@@ -198,8 +198,12 @@ TEST(PrometheusExport, PolicyCalibrationBackoffAndJobsAreExported) {
   // Three rounds off node 0 that did not lower its latency: back-off holds it for 60 s.
   core::History history;
   for (int i = 0; i < 3; ++i) {
-    history.push_back(core::Round{snapshot.time - std::chrono::seconds(10 + i), 0, {1}, true,
-                                  false, core::RoundEffect{false, 200, 199, 100, 99}});
+    history.push_back(core::Round{snapshot.time - std::chrono::seconds(10 + i),
+                                  0,
+                                  {1},
+                                  true,
+                                  false,
+                                  core::RoundEffect{false, 200, 199, 100, 99}});
   }
   DaemonCounters counters;
   actuator::MigrationReport report;
