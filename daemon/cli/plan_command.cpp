@@ -1,5 +1,6 @@
 // `numabalancerd plan`: the decision for a snapshot file, offline. It calls exactly the
-// core::decide the daemon calls each round, so a snapshot captured on a host replays that host's
+// core::decide the daemon calls each round and plans it as the daemon's round does (a container
+// [eviction] evicts is not also migrated), so a snapshot captured on a host replays that host's
 // decision.
 
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "daemon/codec/explain.hpp"
 #include "daemon/codec/scan_report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
+#include "daemon/service/round_job.hpp"
 
 namespace nb::cli {
 
@@ -76,6 +78,8 @@ int run_plan(const PlanOptions& options, const GlobalOptions& global) {
       core::decide(document->snapshot, *effective, document->history, document->snapshot.time,
                    core::DecideOptions{.explain = options.explain});
   codec::explain_unavailable_metrics(decision, codec::provider_reports(document->meta));
+  // As the daemon's round plans it: what [eviction] evicts is not also migrated.
+  service::leave_evicted_out(decision, settings->eviction);
   std::cout << codec::format_decision(decision) << '\n';
   if (options.explain) {
     std::cout << '\n' << codec::format_explanation(decision);

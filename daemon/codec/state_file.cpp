@@ -12,12 +12,11 @@
 #include "daemon/codec/effect_json.hpp"
 #include "daemon/codec/json_reader.hpp"
 #include "daemon/codec/snapshot_json.hpp"
+#include "daemon/codec/state_journal.hpp"
 
 namespace nb::codec {
 
 namespace {
-
-constexpr int kFormatVersion = 1;
 
 std::string compact_time(TimePoint now) {
   std::string text = format_rfc3339(std::chrono::floor<std::chrono::seconds>(now));
@@ -189,7 +188,9 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   return make_error(0, std::string("a round is malformed: ") + e.what());
 }
 
-void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t count) {
+std::vector<std::uint64_t> keep_newest_full_reports(std::vector<RoundRecord>& rounds,
+                                                    std::size_t count) {
+  std::vector<std::uint64_t> cleared;
   std::size_t kept = 0;
   for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
     if (it->full_report.is_null()) {
@@ -199,8 +200,10 @@ void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t coun
       ++kept;
     } else {
       it->full_report = nullptr;
+      cleared.push_back(it->number);
     }
   }
+  return cleared;
 }
 
 std::optional<core::Round> history_entry(const RoundRecord& record) {
@@ -240,44 +243,20 @@ Result<std::vector<RoundRecord>> read_state(const std::filesystem::path& file) {
 }
 
 Result<StateContents> read_state_contents(const std::filesystem::path& file) {
-  StateContents contents;
-  auto& rounds = contents.rounds;
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    return contents;
+    return StateContents{};
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-
-  auto json = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) {
-    return make_error(0, "not a JSON object");
+  const std::string text = buffer.str();
+  if (text.empty()) {
+    return StateContents{};
   }
-  auto version = json.find("version");
-  if (version == json.end() || !version->is_number_integer() ||
-      version->get<int>() != kFormatVersion) {
-    return make_error(0, "unknown format version");
+  if (is_journal(text)) {
+    return read_journal(text);
   }
-  auto items = json.find("rounds");
-  if (items == json.end() || !items->is_array()) {
-    return make_error(0, "no \"rounds\" array");
-  }
-  for (const auto& item : *items) {
-    auto record = record_from_json(item);
-    if (!record) {
-      return record.error();
-    }
-    rounds.push_back(std::move(record.value()));
-  }
-  if (auto saved = json.find("baselines"); saved != json.end()) {
-    auto baselines = baselines_from_json(*saved);
-    if (baselines) {
-      contents.baselines = std::move(baselines).value();
-    } else {
-      contents.baselines_dropped = baselines.error();
-    }
-  }
-  return contents;
+  return read_whole_document(text);
 }
 
 LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
@@ -298,21 +277,7 @@ LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
 
 Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
                   const SavedBaselines* baselines) {
-  nlohmann::json document{{"version", kFormatVersion}, {"rounds", nlohmann::json::array()}};
-  for (const auto& record : rounds) {
-    document["rounds"].push_back(to_json(record));
-  }
-  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (baselines != nullptr && !baselines->readings.empty()) {
-    // A day of readings is 8640 [time, ns] pairs per node; indented, each pair would take four
-    // lines. So the baselines go in compact, as the document's last member, one line.
-    const std::size_t closing = text.rfind('}');
-    text.insert(
-        closing - 1,
-        ",\n  \"baselines\": " +
-            to_json(*baselines).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  }
-  return write_file_atomically(file, text + "\n");
+  return write_file_atomically(file, journal_text(rounds, baselines));
 }
 
 }  // namespace nb::codec

@@ -1,8 +1,10 @@
 #pragma once
 // The daemon's persisted rounds (`[daemon] state_dir`/state.json), so that cooldowns and
-// ping-pong bans survive restarts. Written by write-temp + fsync + rename: a crash leaves the old
-// file or the new one, never half of one. A file that cannot be read is moved aside as
-// state.json.corrupt-<time> and the daemon starts with empty history.
+// ping-pong bans survive restarts. The file is a journal of JSON lines (state_journal.hpp): a
+// round appends what it changed, and the whole state is written anew (write-temp + fsync +
+// rename) at start-up, at stop and when the journal has grown past its bound. A crash mid-append
+// leaves a torn last line, which the reader drops. A file that cannot be read otherwise is moved
+// aside as state.json.corrupt-<time> and the daemon starts with empty history.
 
 #include <cstdint>
 #include <filesystem>
@@ -72,8 +74,9 @@ nlohmann::json to_json(const RoundRecord& record);
 Result<RoundRecord> record_from_json(const nlohmann::json& json);
 
 // Clears the full report of every round but the newest `count` that have one, so that the
-// state file holds summaries for old rounds and stays bounded.
-void keep_newest_full_reports(std::vector<RoundRecord>& rounds, std::size_t count);
+// state file holds summaries for old rounds and stays bounded. Returns the rounds it cleared.
+std::vector<std::uint64_t> keep_newest_full_reports(std::vector<RoundRecord>& rounds,
+                                                    std::size_t count);
 
 // The acted rounds, oldest first, as core::decide() reads them. The daemon builds its history
 // this way once, from the loaded state, and then appends to it (history_entry).
@@ -88,6 +91,7 @@ struct StateContents {
   std::vector<RoundRecord> rounds;
   std::optional<SavedBaselines> baselines;
   std::optional<Error> baselines_dropped;
+  bool torn_line_dropped = false;  // the journal's last line was cut short (a crash mid-append)
 };
 
 // A state file that could not be read: why, and where it was moved (or why moving it failed).
@@ -109,8 +113,8 @@ Result<StateContents> read_state_contents(const std::filesystem::path& file);
 // The daemon's start-up read: a missing file is an empty state, not an error; an unreadable one
 // is moved aside.
 LoadedState load_state(const std::filesystem::path& file, TimePoint now);
-// "baselines" is written only when there are readings to keep, so a daemon that learned nothing
-// writes the file it always wrote.
+// The whole state, written anew as a compacted journal. "baselines" is written only when there are
+// readings to keep.
 Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
                   const SavedBaselines* baselines = nullptr);
 

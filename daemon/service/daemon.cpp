@@ -6,12 +6,12 @@
 
 #include "base/time.hpp"
 #include "daemon/codec/audit_log.hpp"
-#include "daemon/codec/decision_json.hpp"
+#include "daemon/codec/explain.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
+#include "daemon/service/admin/event_json.hpp"
 #include "daemon/service/contained.hpp"
+#include "daemon/service/effect_log.hpp"
 #include "daemon/service/job_outcome.hpp"
-#include "daemon/service/round_effects.hpp"
-#include "daemon/service/round_history.hpp"
 #include "daemon/service/round_job.hpp"
 #include "daemon/service/signal_sender.hpp"
 
@@ -37,9 +37,20 @@ Daemon::Daemon(asio::io_context& io, config::Config config, DaemonOptions option
       stop_timer_(io),
       watchdog_timer_(io),
       signals_(io),
-      scans_(io, seams_.scan) {
+      scans_(io, seams_.scan),
+      store_(config.daemon.state_dir) {
   state_.config = std::move(config);
   state_.dry_run = state_.config.daemon.dry_run;
+  // The policy's explanation opens with why each metric without data has none (`plan --explain`).
+  auto decide = [this](const core::Snapshot& snapshot, const core::PolicyConfig& policy,
+                       const core::History& history, TimePoint now) {
+    core::Decision decision = seams_.decide(snapshot, policy, history, now);
+    if (state_.last_scan) {
+      codec::explain_unavailable_metrics(decision, state_.last_scan->report.providers);
+    }
+    return decision;
+  };
+  state_.engine = RoundEngine({decide, seams_.container_dir, seams_.cgroup_v2});
   register_daemon_commands(commands_, *this);
 }
 
@@ -58,11 +69,10 @@ Status Daemon::start() {
   }
   lock_.emplace(std::move(lock.value()));
 
-  auto loaded = load_rounds(state_.config, state_.started);
-  state_.rounds = std::move(loaded.rounds);
-  state_.history = std::move(loaded.history);
-  next_round_number_ = loaded.next_round_number;
+  auto loaded = store_.load(state_.started);
   state_.baselines.restore(loaded.baselines);
+  state_.engine.restore(std::move(loaded.rounds));
+  store_.compact(state_.engine.rounds(), state_.baselines, state_.started);
 
   auto server = open_admin_server(io_, commands_, state_.config.admin, options_.activated_socket);
   if (!server) {
@@ -158,17 +168,13 @@ void Daemon::arm_signals() {
   });
 }
 
-codec::RoundRecord Daemon::new_round(std::string trigger) {
-  return new_round_record(next_round_number_++, seams_.clock(), std::move(trigger));
-}
-
 codec::RoundRecord Daemon::begin_round(std::string trigger) {
   if (state_.scanning) {
     spdlog::debug("round {} is still reading the host; the {} request joins it",
                   state_.scanning->number, trigger);
     return *state_.scanning;
   }
-  state_.scanning = new_round(std::move(trigger));
+  state_.scanning = state_.engine.open(seams_.clock(), std::move(trigger));
   scans_.start(state_.scanning->time, state_.config.daemon.scan_timeout,
                [this](Result<host::HostScan> scanned) { on_scan_done(std::move(scanned)); });
   return *state_.scanning;
@@ -186,7 +192,7 @@ void Daemon::on_scan_done(Result<host::HostScan> scanned) {
   const codec::RoundRecord started = record;
   auto failure = run_contained("round", state_.counters,
                                [&] { finish_round(std::move(record), std::move(scanned)); });
-  if (failure && find_round(state_.rounds, started.number) == nullptr) {
+  if (failure && state_.engine.find(started.number) == nullptr) {
     run_contained("round", state_.counters, [&] {
       finish_round(started, make_error(0, "internal error: " + *failure), "the round failed");
     });
@@ -196,71 +202,91 @@ void Daemon::on_scan_done(Result<host::HostScan> scanned) {
 codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::HostScan> scanned,
                                         std::string_view failed_while) {
   const TimePoint now = record.time;
-  bool effects_measured = false;
+  std::vector<std::uint64_t> changed;
   if (!scanned) {
-    record.status = codec::RoundStatus::failed;
-    record.outcome = codec::RoundOutcome::failed;
-    record.reason = std::string(failed_while) + ": " + scanned.error().message();
-    state_.last_scan_error = record.reason;
-    spdlog::error("round {}: {}", record.number, record.reason);
+    std::string reason = std::string(failed_while) + ": " + scanned.error().message();
+    state_.last_scan_error = reason;
+    spdlog::error("round {}: {}", record.number, reason);
+    record = state_.engine.fail(std::move(record), std::move(reason));
   } else {
     state_.last_scan_error.clear();
     state_.last_scan = std::move(scanned.value());
     state_.baselines.observe(*state_.last_scan, state_.config.metrics.baseline);
     state_.last_scan_policy = state_.config.policy;
     const core::Snapshot& snapshot = state_.last_scan->snapshot;
-    effects_measured = record_due_effects(state_, snapshot, audit_log_) > 0;
-    auto decision = decide_on_scan(seams_.decide, state_, now);
-    record_decision(record, decision, state_.baselines.learning_note(decision, snapshot));
-    policy_failures_.note(policy_failure(decision));
-    if (auto held = outcome_without_job(decision, state_.paused, state_.dry_run, job_ != nullptr)) {
-      record.outcome = *held;
-    } else {
-      start_round_job(decision, record);
+    DecidedRound round = state_.engine.decide(
+        std::move(record), RoundInputs{.snapshot = snapshot,
+                                       .policy = state_.config.policy,
+                                       .eviction = state_.config.eviction,
+                                       .paused = state_.paused,
+                                       .dry_run = state_.dry_run,
+                                       .job_running = job_ != nullptr,
+                                       .note = [&](const core::Decision& decision) {
+                                         return state_.baselines.learning_note(decision, snapshot);
+                                       }});
+    for (const codec::RoundRecord& measured : round.effects) {
+      ++state_.counters.effects[std::string(codec::effect_result(measured))];
+      log_effect(measured);
+      audit_log_.append(state_.config.export_,
+                        [&] { return codec::audit_effect_entry(snapshot.time, measured); });
+      changed.push_back(measured.number);
     }
-    if (record.outcome == codec::RoundOutcome::deferred) {
-      state_.deferred = record;  // visible rather than dropped
-      spdlog::warn("round {}: decision deferred, job {} still running", record.number, job_->id);
+    policy_failures_.note(policy_failure(round.decision));
+    if (round.record.outcome == codec::RoundOutcome::deferred) {
+      spdlog::warn("round {}: decision deferred, job {} still running", round.record.number,
+                   job_->id);
     }
-    state_.last_decision = std::move(decision);
+    if (round.job) {
+      start_round_job(round.decision, round.record, std::move(*round.job));
+    }
+    record = std::move(round.record);
+    state_.last_decision = std::move(round.decision);
   }
   ++state_.counters.rounds[std::string(codec::to_string(record.outcome))];
   if (record.outcome != codec::RoundOutcome::none) {
-    remember(state_.rounds, state_.history, record);
-    save_state(state_, now);
-    audit_log_.append(state_.config.export_,
-                      codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr));
-  } else if (effects_measured || state_.baselines.save_due(now)) {
-    save_state(state_, now);  // idle rounds only add readings and effects
+    changed.push_back(record.number);
+  }
+  save_rounds(changed, now);
+  if (record.outcome != codec::RoundOutcome::none) {
+    audit_log_.append(state_.config.export_, [&] {
+      return codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr);
+    });
   }
   state_.last_round = record;
-  nlohmann::json event = codec::to_json(record);
-  if (state_.last_decision && scanned) {
-    event["decision"] = codec::to_json(*state_.last_decision);
-  }
-  publish("round", std::move(event));
+  publish("round", [&] {
+    return round_event_json(record,
+                            scanned && state_.last_decision ? &*state_.last_decision : nullptr);
+  });
   log_unsent(options_.notifier.status(status_line(record, state_.paused, state_.dry_run)));
   ping_watchdog();
-  textfile_.write(state_.config.export_.textfile,
-                  metrics_text(state_, job_ ? std::optional(job_->progress) : std::nullopt));
+  write_textfile();
   return record;
 }
 
-void Daemon::start_round_job(const core::Decision& decision, codec::RoundRecord& record) {
-  auto plan =
-      plan_round_job(decision, state_.config.eviction, seams_.container_dir, seams_.cgroup_v2);
-  if (plan.targets.empty() && plan.evictions.empty()) {
-    record.outcome = codec::RoundOutcome::reported;
+void Daemon::save_rounds(const std::vector<std::uint64_t>& changed, TimePoint now) {
+  std::vector<const codec::RoundRecord*> records;
+  for (std::uint64_t number : changed) {
+    if (const codec::RoundRecord* record = state_.engine.find(number)) {
+      records.push_back(record);
+    }
+  }
+  store_.write(records, state_.engine.rounds(), state_.baselines, now);
+}
+
+void Daemon::write_textfile() {
+  if (state_.config.export_.textfile.empty()) {
     return;
   }
+  textfile_.write(state_.config.export_.textfile,
+                  metrics_text(state_, job_ ? std::optional(job_->progress) : std::nullopt));
+}
+
+void Daemon::start_round_job(const core::Decision& decision, const codec::RoundRecord& record,
+                             RoundJobPlan plan) {
   auto options = daemon_job_options(state_.config);
   options.source_node = *decision.source_node;
   options.budget = plan.budget;
   options.threshold = decision.threshold;
-
-  record.outcome = codec::RoundOutcome::started;
-  keep_readings_before(record, state_.last_scan->snapshot);
-  state_.deferred.reset();
   start_job(
       new_job("round", record.number, *decision.source_node, decision.dest_nodes, plan.budget),
       std::move(plan.targets), options, std::move(plan.evictions));
@@ -278,7 +304,7 @@ void Daemon::start_job(std::unique_ptr<RunningJob> job,
   spdlog::info("job {} ({}): {} targets, {} evictions, node {} -> [{}], budget {} bytes",
                running.id, running.kind, targets.size(), evictions.size(), running.source_node,
                fmt::join(running.dest_nodes, ","), running.budget);
-  publish("job_started", to_json(*job_));
+  publish("job_started", [&] { return job_json(*job_); });
 
   JobWork work{std::move(targets),     options,        std::move(evictions),
                state_.config.eviction, seams_.migrate, seams_.evict};
@@ -294,13 +320,9 @@ void Daemon::start_job(std::unique_ptr<RunningJob> job,
 
 ManualJobStarted Daemon::start_manual_job(actuator::MigrationTarget target,
                                           actuator::JobOptions options) {
-  auto record = manual_round(next_round_number_++, seams_.clock(), target, options);
-  if (state_.last_scan) {
-    keep_readings_before(record, state_.last_scan->snapshot);
-  }
-  remember(state_.rounds, state_.history, record);
-  save_state(state_, seams_.clock());
-
+  auto record = state_.engine.open_manual(seams_.clock(), target, options,
+                                          state_.last_scan ? &state_.last_scan->snapshot : nullptr);
+  save_rounds({record.number}, seams_.clock());
   start_job(new_job("manual", record.number, options.source_node, target.dest_nodes,
                     record.planned_bytes),
             {std::move(target)}, options, {});
@@ -318,7 +340,7 @@ void Daemon::on_job_progress(std::uint64_t job_id, const actuator::JobProgress& 
     return;
   }
   job_->progress = progress;
-  publish("job_progress", to_json(*job_));
+  publish("job_progress", [&] { return job_json(*job_); });
 }
 
 void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result) {
@@ -334,38 +356,38 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
 }
 
 void Daemon::finish_job(const RunningJob& job, JobResult& result) {
-  codec::RoundRecord* record = find_round(state_.rounds, job.round_number);
-  codec::RoundRecord fallback;
-  if (record == nullptr) {
-    record = &fallback;
+  EndedJob ended = state_.engine.end_job(job.round_number, result, job.cancel, seams_.clock(),
+                                         state_.config.eviction.action);
+  for (const EvictionOutcome& eviction : ended.evictions) {
+    if (eviction.acted) {
+      ++state_.counters.evictions[eviction.acted_as];
+      spdlog::warn("evicted {} ({}): {}", eviction.container, eviction.acted_as, eviction.detail);
+    } else {
+      spdlog::error("eviction of {} failed: {}", eviction.container, eviction.detail);
+    }
+    publish("eviction", [&] { return eviction_json(eviction); });
   }
-
-  for (auto& [request, outcome] : result.evictions) {
-    publish("eviction", record_eviction(request, outcome, state_.config.eviction.action, *record,
-                                        state_.counters));
-  }
-  record_job_result(result, job.cancel, *record, state_.counters);
-  record->job_finished = seams_.clock();
   if (result.report) {
-    codec::keep_newest_full_reports(state_.rounds, kFullReportsKept);
+    state_.counters.add_report(*result.report);
   }
-  if (record != &fallback) {
-    job_ended(state_.history, *record);
+  const codec::RoundRecord& record = ended.record;
+  spdlog::info("job {} finished: {}, {} bytes moved", job.id, codec::to_string(record.outcome),
+               record.moved_bytes);
+  if (state_.last_round && state_.last_round->number == record.number) {
+    state_.last_round = record;
   }
-  spdlog::info("job {} finished: {}, {} bytes moved", job.id, codec::to_string(record->outcome),
-               record->moved_bytes);
-  if (state_.last_round && state_.last_round->number == record->number) {
-    state_.last_round = *record;
+  std::vector<std::uint64_t> changed = ended.reports_dropped;
+  if (ended.kept) {
+    changed.push_back(record.number);
   }
-  save_state(state_, seams_.clock());
-  audit_log_.append(state_.config.export_,
-                    codec::audit_job_entry(seams_.clock(), job.id, *record,
-                                           result.report ? &*result.report : nullptr));
-  textfile_.write(state_.config.export_.textfile, metrics_text(state_));
-  state_.last_job = finished_job_json(job, seams_.clock(), *record);
-  nlohmann::json event = codec::to_json(*record);
-  event["job"] = job.id;
-  publish("job_done", std::move(event));
+  save_rounds(changed, seams_.clock());
+  audit_log_.append(state_.config.export_, [&] {
+    return codec::audit_job_entry(seams_.clock(), job.id, record,
+                                  result.report ? &*result.report : nullptr);
+  });
+  write_textfile();
+  state_.last_job = FinishedJob{job.id, job.kind, job.started, seams_.clock(), record};
+  publish("job_done", [&] { return job_done_event_json(record, job.id); });
 }
 
 void Daemon::request_stop() {
@@ -398,14 +420,13 @@ void Daemon::request_stop() {
 
 void Daemon::finish_stop() {
   stop_timer_.cancel();
-  save_state(state_, seams_.clock());
+  store_.compact(state_.engine.rounds(), state_.baselines, seams_.clock());
   io_.stop();
 }
 
-void Daemon::publish(std::string kind, nlohmann::json data) {
-  if (server_) {
-    server_->broadcast(
-        wire::Event{std::move(kind), format_rfc3339(seams_.clock()), std::move(data)});
+void Daemon::publish(std::string kind, const EventData& data) {
+  if (server_ && server_->watchers() > 0) {
+    server_->broadcast(wire::Event{std::move(kind), format_rfc3339(seams_.clock()), data()});
   }
 }
 
@@ -444,7 +465,7 @@ ReloadResult Daemon::reload_config() {
     timer_.cancel();
     arm_timer();
   }
-  publish("config_reloaded", {{"restart_needed", applied.restart_needed}});
+  publish("config_reloaded", [&] { return config_reloaded_event_json(applied.restart_needed); });
   return applied;
 }
 

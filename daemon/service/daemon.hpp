@@ -36,10 +36,12 @@
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/export/textfile_export.hpp"
 #include "daemon/service/instance_lock.hpp"
+#include "daemon/service/round_engine.hpp"
 #include "daemon/service/running_job.hpp"
 #include "daemon/service/scan_runner.hpp"
 #include "daemon/service/sd_notify.hpp"
 #include "daemon/service/socket_activation.hpp"
+#include "daemon/service/state_store.hpp"
 
 namespace nb::service {
 
@@ -119,13 +121,17 @@ class Daemon final : private DaemonView {
   void arm_watchdog();
   // A round reads the host on a worker thread and posts the snapshot back; deciding and acting
   // happen here, on the loop thread. One round at a time: asking while one reads joins it.
-  codec::RoundRecord new_round(std::string trigger);
   void on_scan_done(Result<host::HostScan> scanned);
   // A round whose scan failed, or (via on_scan_done) whose finishing threw, is a failed round:
   // its reason starts with `failed_while`.
   codec::RoundRecord finish_round(codec::RoundRecord record, Result<host::HostScan> scanned,
                                   std::string_view failed_while = "reading the host failed");
-  void start_round_job(const core::Decision& decision, codec::RoundRecord& record);
+  void start_round_job(const core::Decision& decision, const codec::RoundRecord& record,
+                       RoundJobPlan plan);
+  // The kept rounds numbered `changed` go to the state file (a number no longer kept is skipped).
+  void save_rounds(const std::vector<std::uint64_t>& changed, TimePoint now);
+  // Only when [export] textfile names a file: the text is not rendered for nobody.
+  void write_textfile();
   void start_job(std::unique_ptr<RunningJob> job, std::vector<actuator::MigrationTarget> targets,
                  actuator::JobOptions options, std::vector<eviction::EvictionRequest> evictions);
   void on_job_progress(std::uint64_t job_id, const actuator::JobProgress& progress);
@@ -134,7 +140,9 @@ class Daemon final : private DaemonView {
   ReloadResult reload_config();
   void finish_stop();
   void ping_watchdog();
-  void publish(std::string kind, nlohmann::json data);
+  // The event's data is built only while a client watches.
+  using EventData = std::function<wire::Event::Data()>;
+  void publish(std::string kind, const EventData& data);
 
   asio::io_context& io_;
   DaemonOptions options_;
@@ -149,9 +157,9 @@ class Daemon final : private DaemonView {
   std::chrono::steady_clock::time_point next_round_;
 
   DaemonState state_;
-  std::uint64_t next_round_number_ = 1;
   std::uint64_t next_job_id_ = 1;
   ScanRunner scans_;
+  StateStore store_;
   std::unique_ptr<RunningJob> job_;
   TextfileExport textfile_;
   AuditLog audit_log_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "daemon/config/logging.hpp"
-#include "daemon/service/round_history.hpp"
 
 namespace nb::service {
 
@@ -37,12 +36,6 @@ std::vector<ProviderState> provider_states(const DaemonState& state) {
   return states;
 }
 
-void save_state(DaemonState& state, TimePoint now) {
-  auto baselines = state.baselines.saved();
-  save_rounds(state.config, state.rounds, baselines ? &*baselines : nullptr);
-  state.baselines.mark_saved(now);
-}
-
 std::string metrics_text(const DaemonState& state,
                          const std::optional<actuator::JobProgress>& job) {
   MetricsView view;
@@ -54,7 +47,7 @@ std::string metrics_text(const DaemonState& state,
   view.log_messages_dropped = config::dropped_log_messages();
   view.baselines = state.baselines.of(view.snapshot);
   view.policy = &state.config.policy;
-  view.history = &state.history;
+  view.history = &state.engine.history();
   return render_prometheus(view);
 }
 

@@ -2,7 +2,6 @@
 // What the running daemon knows between rounds. The loop thread owns it: rounds write it and the
 // admin commands, the metrics export and the textfile read it.
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +15,8 @@
 #include "daemon/host/host_scan.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/node_baselines.hpp"
+#include "daemon/service/round_engine.hpp"
+#include "daemon/service/running_job.hpp"
 
 namespace nb::service {
 
@@ -25,23 +26,17 @@ struct DaemonState {
   bool dry_run = false;
   bool stopping = false;
   TimePoint started;
-  std::vector<codec::RoundRecord> rounds;  // those that decided something; persisted
-  // The acted rounds among them as the policy reads them, kept in step (see round_history.hpp).
-  core::History history;
+  RoundEngine engine;  // the kept rounds, the policy's history, the deferred round
   std::optional<codec::RoundRecord> last_round;
-  std::optional<codec::RoundRecord> deferred;
   std::optional<codec::RoundRecord> scanning;  // the round whose host scan is running
   std::optional<host::HostScan> last_scan;
   core::PolicyConfig last_scan_policy;  // the [policy] the last scan was decided with
   std::optional<core::Decision> last_decision;
   std::string last_scan_error;
-  nlohmann::json last_job;  // the newest finished job, with its full report
+  std::optional<FinishedJob> last_job;  // the newest, with its round and full report
   DaemonCounters counters;
   NodeBaselines baselines;  // learned from each round's latencies; persisted with the rounds
 };
-
-// The rounds and the readings behind learned baselines, to [daemon] state_dir.
-void save_state(DaemonState& state, TimePoint now);
 
 // Which provider answered each metric in the last scan, and whether any node had a value.
 std::vector<ProviderState> provider_states(const DaemonState& state);

@@ -1,41 +1,33 @@
 #include "daemon/service/job_outcome.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "daemon/codec/report_json.hpp"
 #include "daemon/codec/report_summary.hpp"
-#include "daemon/service/round_history.hpp"
 
 namespace nb::service {
 
-nlohmann::json record_eviction(const eviction::EvictionRequest& request,
-                               const Result<eviction::EvictionResult>& outcome,
-                               const std::string& action, codec::RoundRecord& record,
-                               DaemonCounters& counters) {
-  nlohmann::json event{{"container", request.container_id},
-                       {"cgroup", request.cgroup_dir.string()},
-                       {"action", action},
-                       {"node", request.node}};
+EvictionOutcome record_eviction(const eviction::EvictionRequest& request,
+                                const Result<eviction::EvictionResult>& outcome,
+                                std::string_view action, codec::RoundRecord& record) {
+  EvictionOutcome result;
+  result.container = request.container_id;
+  result.cgroup = request.cgroup_dir;
+  result.action = std::string(action);
+  result.node = request.node;
   if (outcome && outcome->acted) {
     record.evicted.push_back(request.container_id);
-    ++counters.evictions[outcome->action];
-    event["ok"] = true;
-    event["detail"] = outcome->detail;
-    spdlog::warn("evicted {} ({}): {}", request.container_id, outcome->action, outcome->detail);
+    result.acted = true;
+    result.acted_as = outcome->action;
+    result.detail = outcome->detail;
   } else {
-    event["ok"] = false;
-    event["error"] = outcome ? outcome->detail : outcome.error().message();
-    spdlog::error("eviction of {} failed: {}", request.container_id,
-                  event["error"].get<std::string>());
+    result.detail = outcome ? outcome->detail : outcome.error().message();
   }
-  return event;
+  return result;
 }
 
 void record_job_result(const JobResult& result, bool cancel_requested, codec::RoundRecord& record,
-                       DaemonCounters& counters) {
+                       std::size_t processes_kept) {
   if (result.report) {
     const auto& report = *result.report;
-    counters.add_report(report);
     record.moved_bytes = report.bytes_moved();
     record.migrated = !report.dry_run && report.bytes_moved() > 0;
     if (record.migrated) {
@@ -48,7 +40,7 @@ void record_job_result(const JobResult& result, bool cancel_requested, codec::Ro
       }
     }
     record.report = codec::summarize(report);
-    record.full_report = codec::to_json(report, kProcessesPerContainerKept);
+    record.full_report = codec::to_json(report, processes_kept);
     if (report.stop_reason == actuator::StopReason::cancelled) {
       record.outcome = codec::RoundOutcome::cancelled;
     } else {

@@ -1,24 +1,33 @@
 #pragma once
-// What a finished job does to the round it ran for: the evictions it made, the bytes it moved,
-// the outcome, and the counters the metrics show.
+// What a finished job does to the round it ran for: the evictions it made, the bytes it moved and
+// the outcome.
 
-#include <nlohmann/json.hpp>
+#include <filesystem>
 #include <string>
 
 #include "daemon/codec/state_file.hpp"
-#include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/running_job.hpp"
 
 namespace nb::service {
 
-// One eviction's mark on the record and the counters; returns the `eviction` event.
-nlohmann::json record_eviction(const eviction::EvictionRequest& request,
-                               const Result<eviction::EvictionResult>& outcome,
-                               const std::string& action, codec::RoundRecord& record,
-                               DaemonCounters& counters);
+// One eviction as it went: the `eviction` event and the evictions counter read it.
+struct EvictionOutcome {
+  std::string container;
+  std::filesystem::path cgroup;
+  std::string action;  // as configured
+  NodeId node = 0;
+  bool acted = false;
+  std::string acted_as;  // the action that acted, when one did
+  std::string detail;    // what it did, or why it failed
+};
 
-// The report (or the failure) on the record: moved bytes, summary, outcome.
+// One eviction's mark on the record.
+EvictionOutcome record_eviction(const eviction::EvictionRequest& request,
+                                const Result<eviction::EvictionResult>& outcome,
+                                std::string_view action, codec::RoundRecord& record);
+
+// The report (or the failure) on the record: moved bytes, shares, summary, outcome.
 void record_job_result(const JobResult& result, bool cancel_requested, codec::RoundRecord& record,
-                       DaemonCounters& counters);
+                       std::size_t processes_kept);
 
 }  // namespace nb::service

@@ -105,6 +105,29 @@ std::optional<codec::SavedBaselines> NodeBaselines::saved() const {
   return saved;
 }
 
+std::optional<codec::SavedBaselines> NodeBaselines::added_since_save() const {
+  auto all = saved();
+  if (!all || !saved_through_ || saved_source_ != tracker_.source()) {
+    return all;
+  }
+  for (auto& [node, readings] : all->readings) {
+    std::erase_if(readings, [&](const auto& reading) { return reading.first <= *saved_through_; });
+  }
+  std::erase_if(all->readings, [](const auto& node) { return node.second.empty(); });
+  return all;
+}
+
+void NodeBaselines::mark_saved(TimePoint now) {
+  last_saved_ = now;
+  saved_source_ = tracker_.source();
+  saved_through_.reset();
+  for (const auto& [node, readings] : tracker_.readings()) {
+    if (!readings.empty() && (!saved_through_ || readings.back().time > *saved_through_)) {
+      saved_through_ = readings.back().time;
+    }
+  }
+}
+
 bool NodeBaselines::save_due(TimePoint now) const {
   return !tracker_.readings().empty() && (!last_saved_ || now - *last_saved_ >= kBaselineSaveEvery);
 }
@@ -124,26 +147,6 @@ metrics::BaselineTracker tracker_from(const std::optional<codec::SavedBaselines>
     tracker.prune(now);
   }
   return tracker;
-}
-
-nlohmann::json to_json(const metrics::NodeBaseline& baseline) {
-  using nlohmann::json;
-  return {
-      {"node", baseline.node},
-      {"read_latency_ns", baseline.read_latency_ns ? json(*baseline.read_latency_ns) : json()},
-      {"source",
-       baseline.source ? json(std::string(metrics::to_string(*baseline.source))) : json()},
-      {"samples", baseline.samples},
-      {"samples_needed", baseline.samples_needed},
-  };
-}
-
-nlohmann::json baselines_json(const std::vector<metrics::NodeBaseline>& baselines) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& baseline : baselines) {
-    list.push_back(to_json(baseline));
-  }
-  return list;
 }
 
 }  // namespace nb::service

@@ -5,7 +5,6 @@
 // readings go to the state file with the rounds, at stop, and every kBaselineSaveEvery while the
 // rounds themselves give no reason to save, so that a restart learns on where it left off.
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,8 +44,11 @@ class NodeBaselines {
 
   // What the state file keeps; nullopt when there is no source yet.
   std::optional<codec::SavedBaselines> saved() const;
+  // The readings taken since the last save (all of them after a restore or a change of source).
+  std::optional<codec::SavedBaselines> added_since_save() const;
   bool save_due(TimePoint now) const;
-  void mark_saved(TimePoint now) { last_saved_ = now; }
+  // What saved() or added_since_save() returned is on disk.
+  void mark_saved(TimePoint now);
 
   const metrics::BaselineTracker& tracker() const { return tracker_; }
 
@@ -54,6 +56,8 @@ class NodeBaselines {
   metrics::BaselineTracker tracker_;
   NodeLoadPoints load_points_;
   std::optional<TimePoint> last_saved_;
+  std::optional<TimePoint> saved_through_;  // the newest reading on disk
+  std::optional<metrics::LatencySource> saved_source_;
 };
 
 // Sets each node's baseline_read_latency_ns from the tracker: configured, else learned, else none.
@@ -68,10 +72,5 @@ metrics::BaselineTracker tracker_from(const std::optional<codec::SavedBaselines>
 
 // The latency source that answered in a scan, if any.
 std::optional<metrics::LatencySource> latency_source(const host::HostScan& scan);
-
-// {"node": 0, "read_latency_ns": 92.1 | null, "source": "configured" | "learned" | null,
-//  "samples": 60, "samples_needed": 0}
-nlohmann::json to_json(const metrics::NodeBaseline& baseline);
-nlohmann::json baselines_json(const std::vector<metrics::NodeBaseline>& baselines);
 
 }  // namespace nb::service

@@ -2,16 +2,31 @@
 
 #include <set>
 
-#include "daemon/codec/explain.hpp"
-
 namespace nb::service {
 
-core::Decision decide_on_scan(const DecideFunction& decide, const DaemonState& state,
-                              TimePoint now) {
-  const host::HostScan& scan = *state.last_scan;
-  core::Decision decision = decide(scan.snapshot, state.config.policy, state.history, now);
-  codec::explain_unavailable_metrics(decision, scan.report.providers);
-  return decision;
+void leave_evicted_out(core::Decision& decision, const config::EvictionConfig& eviction) {
+  if (eviction.action == "none" || decision.evict.empty()) {
+    return;
+  }
+  std::set<std::string> evicting;
+  for (const auto& candidate : decision.evict) {
+    evicting.insert(candidate.id);
+  }
+  std::vector<core::ContainerMove> kept;
+  Bytes total = 0;
+  for (auto& move : decision.migrate) {
+    if (evicting.count(move.id) != 0) {
+      decision.explanation.push_back("plan: " + move.id + " is evicted (" + eviction.action +
+                                     "), not migrated");
+      continue;
+    }
+    total += move.bytes_on_source;
+    kept.push_back(std::move(move));
+  }
+  if (kept.size() != decision.migrate.size()) {
+    decision.migrate = std::move(kept);
+    decision.total_bytes = total;
+  }
 }
 
 RoundJobPlan plan_round_job(

@@ -15,17 +15,15 @@
 #include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/eviction/registry.hpp"
-#include "daemon/service/daemon_state.hpp"
 
 namespace nb::service {
 
 using DecideFunction = std::function<core::Decision(
     const core::Snapshot&, const core::PolicyConfig&, const core::History&, TimePoint now)>;
 
-// `decide` on the last scan (which must be there) with the round's [policy] and history; the
-// explanation opens with why each metric without data has none, for `plan --explain`.
-core::Decision decide_on_scan(const DecideFunction& decide, const DaemonState& state,
-                              TimePoint now);
+// When [eviction] acts, a container the decision evicts is not also migrated: the decision's
+// moves and total_bytes become the plan's, so that `plan`, the round's record and its job agree.
+void leave_evicted_out(core::Decision& decision, const config::EvictionConfig& eviction);
 
 // The evictions (when [eviction] acts) and the migration of every other container the decision
 // moves, within the sum of their bytes on the source.

@@ -1,8 +1,6 @@
 #include "daemon/service/running_job.hpp"
 
 #include "base/time.hpp"
-#include "daemon/codec/report_json.hpp"
-#include "daemon/codec/snapshot_json.hpp"
 #include "daemon/service/manual_migration.hpp"
 
 namespace nb::service {
@@ -55,28 +53,6 @@ actuator::JobOptions daemon_job_options(const config::Config& config) {
   auto options = job_options_from(config.actuator);
   options.threshold = config.policy.migrate_threshold;
   return options;
-}
-
-nlohmann::json to_json(const RunningJob& job) {
-  return {{"id", job.id},
-          {"kind", job.kind},
-          {"round", job.round_number},
-          {"started", format_rfc3339(job.started)},
-          {"source_node", job.source_node},
-          {"dest_nodes", job.dest_nodes},
-          {"budget", job.budget},
-          {"dry_run", job.dry_run},
-          {"cancel_requested", job.cancel.load()},
-          {"progress", codec::to_json(job.progress)}};
-}
-
-nlohmann::json finished_job_json(const RunningJob& job, TimePoint finished,
-                                 const codec::RoundRecord& record) {
-  return {{"id", job.id},
-          {"kind", job.kind},
-          {"started", format_rfc3339(job.started)},
-          {"finished", format_rfc3339(finished)},
-          {"round", codec::to_json(record)}};
 }
 
 }  // namespace nb::service

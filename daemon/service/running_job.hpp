@@ -5,7 +5,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
@@ -71,10 +70,13 @@ std::shared_ptr<JobResult> run_job_work(
 // What every job the daemon starts begins with: [actuator] and the policy's success threshold.
 actuator::JobOptions daemon_job_options(const config::Config& config);
 
-// The job as `status` and the job_started / job_progress events show it.
-nlohmann::json to_json(const RunningJob& job);
-// The newest finished job as `status` shows it under last_job.
-nlohmann::json finished_job_json(const RunningJob& job, TimePoint finished,
-                                 const codec::RoundRecord& record);
+// A job once it has ended, with its round as the job left it: what `status` shows as last_job.
+struct FinishedJob {
+  std::uint64_t id = 0;
+  std::string kind;
+  TimePoint started;
+  TimePoint finished;
+  codec::RoundRecord round;
+};
 
 }  // namespace nb::service

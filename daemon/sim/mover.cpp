@@ -22,13 +22,33 @@ std::vector<NodeId> Mover::destinations() const {
   return actuator::all_destinations(targets_);
 }
 
-std::vector<core::MovedShare> Mover::shares() const {
-  std::vector<core::MovedShare> shares;
+actuator::MigrationReport Mover::report(double threshold) const {
+  actuator::MigrationReport report;
+  report.source_node = source_;
+  report.dest_nodes = destinations();
+  report.budget = budget_;
+  report.goal = budget_;
+  report.threshold = threshold;
+  report.threshold_met = static_cast<double>(moved_) >= threshold * static_cast<double>(budget_);
+  report.stop_reason = moved_ >= budget_       ? actuator::StopReason::budget_met
+                       : elapsed_ >= deadline_ ? actuator::StopReason::deadline
+                                               : actuator::StopReason::completed;
+  report.elapsed = elapsed_;
+  // One modelled process a container: the report's unit of what moved where.
+  std::map<std::size_t, std::size_t> index;
   for (const auto& [key, bytes] : moved_by_) {
-    shares.push_back(
-        core::MovedShare{host_.container(key.first).id, host_.node(key.second).id, bytes});
+    const auto [container, to] = key;
+    auto [at, added] = index.emplace(container, report.containers.size());
+    if (added) {
+      actuator::ContainerReport moved;
+      moved.id = host_.container(container).id;
+      moved.processes.emplace_back();
+      report.containers.push_back(std::move(moved));
+    }
+    actuator::ProcessReport& process = report.containers[at->second].processes.front();
+    process.bytes_moved_to[host_.node(to).id] += bytes;
   }
-  return shares;
+  return report;
 }
 
 void Mover::next_target() {

@@ -10,10 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/history.hpp"
-
 #include "actuator/destination_picker.hpp"
 #include "actuator/job_options.hpp"
+#include "actuator/migration_report.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/sim/host_model.hpp"
 #include "daemon/sim/simulated_memory.hpp"
@@ -44,9 +43,10 @@ class Mover {
   NodeId source() const { return source_; }
   Bytes budget() const { return budget_; }
   Bytes moved() const { return moved_; }
-  // What moved of each container to each destination, for the ping-pong ban.
-  std::vector<core::MovedShare> shares() const;
   std::vector<NodeId> destinations() const;
+  // The job's report as the actuator writes one: what moved of each container to each
+  // destination, against the budget and the success threshold.
+  actuator::MigrationReport report(double threshold) const;
 
  private:
   // The next batch of the current target, or none when the target (or the job) is over.

@@ -6,12 +6,10 @@
 #include <memory>
 #include <set>
 
-#include "core/decide.hpp"
-#include "core/history.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
 #include "daemon/service/node_baselines.hpp"
 #include "daemon/service/node_load_points.hpp"
-#include "daemon/service/round_job.hpp"
+#include "daemon/service/round_engine.hpp"
 #include "daemon/sim/host_model.hpp"
 #include "daemon/sim/mover.hpp"
 #include "daemon/sim/noise.hpp"
@@ -26,21 +24,11 @@ long seconds_of(Duration duration) {
   return static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(duration).count());
 }
 
-// A round whose job moved memory, until its effect is measured.
-struct PendingEffect {
-  std::size_t history_index = 0;
-  long round_second = 0;
-  long ready_second = 0;  // its job's end + effect_delay
-  core::Snapshot before;
-  core::RoundMoves moves;
-};
-
 // The job of a round, while it runs.
 struct RunningJob {
   std::unique_ptr<Mover> mover;
-  long round_second = 0;
-  std::vector<NodeId> dest_nodes;
-  core::Snapshot before;
+  std::uint64_t round_number = 0;
+  double threshold = 0;
 };
 
 class Simulation {
@@ -83,8 +71,7 @@ class Simulation {
   void run_job(long second);
   void take_round(long second);
   core::Snapshot snapshot(long second, std::vector<NodeReport>& reports);
-  std::vector<EffectReport> measure_effects(long second, const core::Snapshot& after);
-  std::string_view act(long second, const core::Decision& decision, const core::Snapshot& before);
+  void report_effects(const std::vector<codec::RoundRecord>& measured, RoundReport& report);
 
   struct LoadSums {
     double latency = 0;
@@ -105,9 +92,9 @@ class Simulation {
   long seconds_summed_ = 0;
   std::size_t next_event_ = 0;
   std::vector<NodeLoad> loads_;
-  core::History history_;
-  std::vector<PendingEffect> pending_;
+  service::RoundEngine engine_;
   std::optional<RunningJob> job_;
+  std::vector<EndedJobReport> jobs_ended_;  // since the last round
   Bytes moved_since_round_ = 0;
 };
 
@@ -156,24 +143,17 @@ void Simulation::run_job(long second) {
   if (!job_->mover->done()) {
     return;
   }
-  // As the daemon's job_ended: a round enters the history when its job ends, if it moved.
   const Mover& mover = *job_->mover;
   if (mover.moved() > 0) {
     summary_.acted();
-    core::Round round;
-    round.time = kStart + std::chrono::seconds(job_->round_second);
-    round.source_node = mover.source();
-    round.dest_nodes = job_->dest_nodes;
-    round.migrated = true;
-    round.effect_pending = true;
-    round.moved = mover.shares();
-    history_.push_back(round);
-    const long finished = second + 1;
-    pending_.push_back(PendingEffect{
-        history_.size() - 1, job_->round_second, finished + seconds_of(policy_.effect_delay),
-        std::move(job_->before),
-        core::RoundMoves{mover.source(), job_->dest_nodes, mover.budget(), mover.moved()}});
   }
+  EndedJobReport ended{job_->round_number, mover.report(job_->threshold),
+                       kStart + std::chrono::seconds(second + 1)};
+  service::JobResult result;
+  result.report = ended.report;
+  engine_.end_job(ended.round_number, result, false, ended.finished,
+                  config::EvictionConfig{}.action);
+  jobs_ended_.push_back(std::move(ended));
   job_.reset();
 }
 
@@ -222,61 +202,44 @@ core::Snapshot Simulation::snapshot(long second, std::vector<NodeReport>& report
   return snapshot;
 }
 
-std::vector<EffectReport> Simulation::measure_effects(long second, const core::Snapshot& after) {
-  std::vector<EffectReport> measured;
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->ready_second > second) {
-      ++it;
-      continue;
-    }
-    core::EffectOrReason effect = core::measure_effect(it->moves, it->before, after, policy_);
-    history_[it->history_index].effect_pending = false;
-    if (const auto* found = std::get_if<core::MeasuredEffect>(&effect)) {
-      history_[it->history_index].effect = found->effect;
-      summary_.effect(found->effect.improved ? "improved" : "not_improved");
+void Simulation::report_effects(const std::vector<codec::RoundRecord>& measured,
+                                RoundReport& report) {
+  for (const codec::RoundRecord& round : measured) {
+    const long round_second = seconds_of(std::chrono::duration_cast<Duration>(round.time - kStart));
+    if (round.effect) {
+      summary_.effect(round.effect->effect.improved ? "improved" : "not_improved");
+      report.effects.push_back(EffectReport{round_second, *round.effect});
     } else {
       summary_.effect("unknown");
+      report.effects.push_back(EffectReport{round_second, round.effect_reason});
     }
-    measured.push_back(EffectReport{it->round_second, std::move(effect)});
-    it = pending_.erase(it);
   }
-  return measured;
 }
 
-std::string_view Simulation::act(long second, const core::Decision& decision,
-                                 const core::Snapshot& before) {
-  const bool has_work = decision.status == core::DecisionStatus::ready &&
-                        decision.source_node.has_value() &&
-                        (!decision.migrate.empty() || !decision.evict.empty());
-  if (!has_work) {
-    return "none";
-  }
-  if (job_) {
-    return "deferred";  // one job at a time, as in the daemon
-  }
-  // Evictions are not modelled: the plan is made without an eviction action.
-  service::RoundJobPlan plan = service::plan_round_job(
-      decision, config::EvictionConfig{},
-      [](std::string_view id) { return std::filesystem::path(id); }, false);
-  if (plan.targets.empty()) {
-    return "reported";
-  }
-  job_ = RunningJob{std::make_unique<Mover>(host_, *decision.source_node, std::move(plan.targets),
-                                            plan.budget, scenario_.config.actuator),
-                    second, decision.dest_nodes, before};
-  return "started";
-}
-
+// The round as the daemon takes it, through the same engine: only the host and the mover are
+// modelled. Evictions are not: the plan is made without an eviction action.
 void Simulation::take_round(long second) {
   RoundReport report;
   report.second = second;
-  core::Snapshot now = snapshot(second, report.nodes);
-  report.effects = measure_effects(second, now);
-  const core::Decision decision =
-      core::decide(now, policy_, history_, now.time, core::DecideOptions{});
-  report.decision = &decision;
-  report.outcome = act(second, decision, now);
-  summary_.round(core::to_string(decision.status), report.outcome == "deferred");
+  const core::Snapshot now = snapshot(second, report.nodes);
+  const config::EvictionConfig no_eviction;
+  const service::RoundInputs inputs{
+      .snapshot = now, .policy = policy_, .eviction = no_eviction, .job_running = job_.has_value()};
+  service::DecidedRound round = engine_.decide(engine_.open(now.time, "timer"), inputs);
+  report_effects(round.effects, report);
+  if (round.job) {
+    job_ = RunningJob{
+        std::make_unique<Mover>(host_, *round.decision.source_node, std::move(round.job->targets),
+                                round.job->budget, scenario_.config.actuator),
+        round.record.number, round.decision.threshold};
+  }
+  report.inputs = &inputs;
+  report.jobs_ended = std::move(jobs_ended_);
+  jobs_ended_.clear();
+  report.decision = &round.decision;
+  report.outcome = codec::to_string(round.record.outcome);
+  summary_.round(core::to_string(round.decision.status),
+                 round.record.outcome == codec::RoundOutcome::deferred);
   report.bytes_moved = moved_since_round_;
   report.sensitive_latency_ns = summary_.sensitive_latency(loads_);
   report.traffic_latency_ns = summary_.traffic_latency(loads_);

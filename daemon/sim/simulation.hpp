@@ -17,6 +17,7 @@
 #include "core/decision.hpp"
 #include "core/round_effect.hpp"
 #include "core/threshold_mode.hpp"
+#include "daemon/service/round_engine.hpp"
 #include "daemon/sim/scenario.hpp"
 #include "daemon/sim/series.hpp"
 #include "daemon/sim/summary.hpp"
@@ -50,11 +51,21 @@ struct EffectReport {
   core::EffectOrReason effect;
 };
 
+// A job that ended since the round before, as the engine was told.
+struct EndedJobReport {
+  std::uint64_t round_number = 0;
+  actuator::MigrationReport report;
+  TimePoint finished;
+};
+
 struct RoundReport {
   long second = 0;  // simulated seconds since the start
   std::vector<NodeReport> nodes;
+  // What the round engine was given (snapshot, policy, whether a job ran) and what it decided.
+  const service::RoundInputs* inputs = nullptr;
+  std::vector<EndedJobReport> jobs_ended;
   const core::Decision* decision = nullptr;
-  std::string_view outcome;  // none, started, deferred, reported
+  std::string_view outcome;  // the engine's: none, started, deferred, reported, failed
   Bytes bytes_moved = 0;     // by the mover since the round before
   std::vector<EffectReport> effects;
   // The host in the round's last second, so that a run can be plotted.

@@ -59,9 +59,10 @@ std::string to_line(const Request& request);
 std::string to_line(const Response& response);
 
 struct Event {
+  using Data = nlohmann::json;
   std::string kind;  // round, job_progress, job_done, eviction, config_reloaded
   std::string time;  // RFC 3339, see nb::format_rfc3339
-  nlohmann::json data;
+  Data data;
 };
 
 std::string to_line(const Event& event);

@@ -12,6 +12,7 @@
 #include "daemon/config/config_json.hpp"
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
+#include "daemon/service/admin/event_json.hpp"
 #include "daemon/service/history_since.hpp"
 
 namespace nb::service::commands {
@@ -61,7 +62,7 @@ json containers_json(const core::Snapshot& snapshot, std::size_t limit) {
 
 // A node's baseline without its id, which the topology node already carries.
 json node_baseline_json(const NodeBaselines& baselines, NodeId node) {
-  json baseline = to_json(baselines.tracker().baseline(node));
+  json baseline = baselines_json({baselines.tracker().baseline(node)}).at(0);
   baseline.erase("node");
   return baseline;
 }
@@ -144,10 +145,10 @@ CommandOutcome status(DaemonView& daemon, const Args&, CommandContext&) {
       {"rounds", rounds},
       {"last_round", state.last_round ? codec::to_json(*state.last_round) : json()},
       {"last_decision", decision_summary(state.last_decision)},
-      {"job", job ? to_json(*job) : json()},
-      {"deferred", state.deferred ? codec::to_json(*state.deferred) : json()},
+      {"job", job ? job_json(*job) : json()},
+      {"deferred", state.engine.deferred() ? codec::to_json(*state.engine.deferred()) : json()},
       {"round_in_progress", round_in_progress(state.scanning, now)},
-      {"last_job", state.last_job},
+      {"last_job", state.last_job ? finished_job_json(*state.last_job) : json()},
       {"providers", providers_json(state)},
       {"baselines",
        baselines_json(state.baselines.of(state.last_scan ? &state.last_scan->snapshot : nullptr))},
@@ -180,17 +181,17 @@ CommandOutcome plan(DaemonView& daemon, const Args& args, CommandContext&) {
 CommandOutcome history(DaemonView& daemon, const Args& args, CommandContext&) {
   const DaemonState& state = daemon.state();
   if (args.contains("since")) {
-    return history_since(args, state.config.export_, state.rounds, daemon.now());
+    return history_since(args, state.config.export_, state.engine.rounds(), daemon.now());
   }
   auto limit = limit_arg(args);
   if (!limit) {
     return bad_request(limit.error());
   }
   std::size_t kept = limit->value_or(20);
-  std::size_t first = state.rounds.size() > kept ? state.rounds.size() - kept : 0;
+  std::size_t first = state.engine.rounds().size() > kept ? state.engine.rounds().size() - kept : 0;
   json list = json::array();
-  for (std::size_t i = first; i < state.rounds.size(); ++i) {
-    list.push_back(history_round_json(state.rounds[i]));
+  for (std::size_t i = first; i < state.engine.rounds().size(); ++i) {
+    list.push_back(history_round_json(state.engine.rounds()[i]));
   }
   return json{{"rounds", list}};
 }
@@ -221,7 +222,7 @@ CommandOutcome snapshot(DaemonView& daemon, const Args&, CommandContext&) {
     return unavailable("no snapshot yet");
   }
   return codec::to_json(
-      codec::scan_document(*state.last_scan, state.last_scan_policy, state.history));
+      codec::scan_document(*state.last_scan, state.last_scan_policy, state.engine.history()));
 }
 
 CommandOutcome metrics(DaemonView& daemon, const Args&, CommandContext&) {

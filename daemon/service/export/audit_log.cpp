@@ -44,11 +44,16 @@ Status write_line(int fd, std::string_view line, off_t size_before,
 }  // namespace
 
 void AuditLog::append(const config::ExportConfig& config, const nlohmann::json& entry) {
+  append(config, [&] { return entry; });
+}
+
+void AuditLog::append(const config::ExportConfig& config,
+                      const std::function<nlohmann::json()>& entry) {
   if (config.audit_log.empty()) {
     fd_.reset();
     return;
   }
-  auto written = write(config, codec::to_audit_line(entry));
+  auto written = write(config, codec::to_audit_line(entry()));
   if (!written) {
     ++failed_entries_;
   }

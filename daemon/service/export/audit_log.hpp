@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "base/file_descriptor.hpp"
@@ -29,6 +30,8 @@ class AuditLog {
   // would take it past audit_log_max_bytes. A changed path (reload) or a file renamed away (by
   // logrotate) is reopened.
   void append(const config::ExportConfig& config, const nlohmann::json& entry);
+  // The entry is built only when the audit log is on.
+  void append(const config::ExportConfig& config, const std::function<nlohmann::json()>& entry);
   const std::optional<std::string>& current_error() const { return failures_.current_error(); }
   std::uint64_t failed_entries() const { return failed_entries_; }
 

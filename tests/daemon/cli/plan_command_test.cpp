@@ -107,6 +107,36 @@ TEST(PlanCommand, ExplainPrintsTheJsonThenABlankLineThenTheReport) {
   EXPECT_EQ(run.out.substr(split + 2), report);
 }
 
+// The policy evicts the reclaim pool's biggest container and would also migrate it: with an
+// eviction action the plan leaves it out of the migration and out of total_bytes, as the
+// daemon's round and its job do; without one it migrates.
+TEST(PlanCommand, AContainerTheEvictionActionEvictsIsNotAlsoMigrated) {
+  nb::testing::TempTree tree;
+  const fs::path freeze = tree.make_file(
+      "freeze.toml", "[policy]\nstrategy = \"katalyst\"\n[eviction]\naction = \"freeze\"\n");
+  const std::string evicted = "batch.slice/spark-2.scope";
+  const Outcome kept =
+      run_daemon("plan " + kKatalyst + "--snapshot " + quoted(snapshot("evict_and_migrate")));
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  const auto migrating = nlohmann::json::parse(kept.out);
+  ASSERT_EQ(migrating["evict"][0]["id"], evicted);
+  ASSERT_EQ(migrating["migrate"].size(), 2u);
+  EXPECT_EQ(migrating["migrate"][1]["id"], evicted);
+  EXPECT_EQ(migrating["total_bytes"], 3758096384);
+
+  const Outcome run = run_daemon("plan --explain --config " + quoted(freeze) + " --snapshot " +
+                                 quoted(snapshot("evict_and_migrate")));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto decision = nlohmann::json::parse(run.out.substr(0, run.out.find("\n\n")));
+  EXPECT_EQ(decision["evict"][0]["id"], evicted);
+  ASSERT_EQ(decision["migrate"].size(), 1u);
+  EXPECT_EQ(decision["migrate"][0]["id"], "batch.slice/spark-1.scope");
+  EXPECT_EQ(decision["total_bytes"], 1610612736);
+  EXPECT_THAT(run.out, HasSubstr("  plan: batch.slice/spark-2.scope is evicted (freeze), not "
+                                 "migrated\n"));
+  EXPECT_THAT(run.out, HasSubstr("Plan: 1.5 GiB from node 0 to nodes 1, 3"));
+}
+
 // A snapshot taken while the exporter's file was stale: the report says why there is no latency,
 // from the providers' reasons the daemon wrote into meta.
 TEST(PlanCommand, ExplainGivesTheProvidersReasonForAMetricWithoutData) {

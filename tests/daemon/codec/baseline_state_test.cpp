@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "daemon/codec/baseline_json.hpp"
 #include "daemon/codec/state_file.hpp"
 #include "tests/support/temp_tree.hpp"
@@ -91,8 +93,13 @@ TEST(BaselineStateFile, SavedBaselinesLoadBackWithTheRounds) {
   EXPECT_EQ(to_json(loaded.contents.rounds[0]), to_json(a_round()));
   ASSERT_TRUE(loaded.contents.baselines.has_value());
   EXPECT_EQ(*loaded.contents.baselines, saved);
-  // Still one JSON document, which any JSON tool reads.
-  EXPECT_FALSE(nlohmann::json::parse(testing::read_file(file), nullptr, false).is_discarded());
+  // One JSON value a line, which jq and any JSON-lines tool read.
+  std::istringstream lines(testing::read_file(file));
+  std::size_t count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    EXPECT_FALSE(nlohmann::json::parse(line, nullptr, false).is_discarded()) << line;
+  }
+  EXPECT_EQ(count, 3u) << "the header, the round and the baselines";
 }
 
 TEST(BaselineStateFile, NothingLearnedWritesNoBaselinesKey) {

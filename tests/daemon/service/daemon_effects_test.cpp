@@ -100,10 +100,10 @@ TEST(DaemonEffects, ALatencyThatDidNotFallIsANonImprovingRoundInTheStateFile) {
       std::string::npos);
   daemon.stop();
 
-  std::ifstream file(tree.path("state/state.json"));
-  json state = json::parse(file, nullptr, false);
-  ASSERT_TRUE(state.is_object());
-  EXPECT_EQ(state["rounds"][0]["effect"]["improved"], false);
+  auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
+  ASSERT_FALSE(saved.set_aside.has_value());
+  ASSERT_FALSE(saved.contents.rounds.empty());
+  EXPECT_EQ(codec::to_json(saved.contents.rounds[0])["effect"]["improved"], false);
 }
 
 TEST(DaemonEffects, ARoundWhoseSourceLostItsReadingHasAnUnknownEffectWithTheReason) {

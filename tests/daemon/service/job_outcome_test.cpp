@@ -28,8 +28,7 @@ TEST(JobOutcome, AFinishedJobRecordsWhatMovedOfEachContainerToEachNode) {
   JobResult result;
   result.report = report;
   codec::RoundRecord record;
-  DaemonCounters counters;
-  record_job_result(result, false, record, counters);
+  record_job_result(result, false, record, 100);
   EXPECT_TRUE(record.migrated);
   EXPECT_EQ(record.moved_bytes, 3 * kGiB);
   EXPECT_EQ(record.outcome, codec::RoundOutcome::done);
@@ -45,8 +44,7 @@ TEST(JobOutcome, ADryRunRecordsNoShares) {
   JobResult result;
   result.report = report;
   codec::RoundRecord record;
-  DaemonCounters counters;
-  record_job_result(result, false, record, counters);
+  record_job_result(result, false, record, 100);
   EXPECT_FALSE(record.migrated);
   EXPECT_TRUE(record.moved_shares.empty());
 }

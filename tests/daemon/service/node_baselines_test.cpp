@@ -181,14 +181,23 @@ TEST(NodeBaselines, SavingIsDueEveryFiveMinutesOnceThereIsSomethingToSave) {
   EXPECT_TRUE(baselines.save_due(kStart + 5min));
 }
 
-TEST(NodeBaselines, JsonHasNullsWhereThereIsNoBaseline) {
-  metrics::NodeBaseline learning{.node = 1, .samples = 5, .samples_needed = 55};
-  EXPECT_EQ(to_json(learning), nlohmann::json::parse(R"({"node": 1, "read_latency_ns": null,
-      "source": null, "samples": 5, "samples_needed": 55})"));
-  metrics::NodeBaseline configured{
-      .node = 0, .read_latency_ns = 92.0, .source = metrics::BaselineSource::configured};
-  EXPECT_EQ(to_json(configured), nlohmann::json::parse(R"({"node": 0, "read_latency_ns": 92.0,
-      "source": "configured", "samples": 0, "samples_needed": 0})"));
+// What the journal appends every save: only the readings since the one before.
+TEST(NodeBaselines, ASaveAfterTheFirstCarriesOnlyTheNewReadings) {
+  NodeBaselines baselines;
+  EXPECT_FALSE(baselines.added_since_save().has_value()) << "no source yet";
+  auto first = scan_at(kStart, 100, 130);
+  baselines.observe(first, learn_after(60));
+  auto all = baselines.added_since_save();
+  ASSERT_TRUE(all.has_value());
+  EXPECT_EQ(all->readings.at(0).size(), 1u);
+  baselines.mark_saved(kStart);
+  auto second = scan_at(kStart + 10s, 101, 131);
+  baselines.observe(second, learn_after(60));
+  auto added = baselines.added_since_save();
+  ASSERT_TRUE(added.has_value());
+  ASSERT_EQ(added->readings.at(0).size(), 1u);
+  EXPECT_EQ(added->readings.at(0).front().second, 101);
+  EXPECT_EQ(baselines.saved()->readings.at(0).size(), 2u);
 }
 
 }  // namespace
