@@ -6,7 +6,7 @@
 
 namespace nb::service {
 
-std::optional<std::string> run_contained(std::string_view during, DaemonCounters& counters,
+std::optional<std::string> run_contained(Activity during, DaemonCounters& counters,
                                          const std::function<void()>& body) {
   std::string message;
   try {
@@ -17,8 +17,9 @@ std::optional<std::string> run_contained(std::string_view during, DaemonCounters
   } catch (...) {
     message = "an exception of unknown type";
   }
-  ++counters.internal_errors[std::string(during)];
-  spdlog::error("internal error during {}: {}; the daemon keeps serving", during, message);
+  ++counters.internal_errors[during];
+  spdlog::error("internal error during {}: {}; the daemon keeps serving", to_string(during),
+                message);
   return message;
 }
 

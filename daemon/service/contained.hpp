@@ -14,7 +14,7 @@
 namespace nb::service {
 
 // Runs `body`. Returns the message of what it threw, or nothing when it returned normally.
-std::optional<std::string> run_contained(std::string_view during, DaemonCounters& counters,
+std::optional<std::string> run_contained(Activity during, DaemonCounters& counters,
                                          const std::function<void()>& body);
 
 }  // namespace nb::service

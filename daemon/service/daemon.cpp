@@ -190,10 +190,10 @@ void Daemon::on_scan_done(Result<host::HostScan> scanned) {
     return;  // nothing starts once the daemon is stopping
   }
   const codec::RoundRecord started = record;
-  auto failure = run_contained("round", state_.counters,
+  auto failure = run_contained(Activity::round, state_.counters,
                                [&] { finish_round(std::move(record), std::move(scanned)); });
   if (failure && state_.engine.find(started.number) == nullptr) {
-    run_contained("round", state_.counters, [&] {
+    run_contained(Activity::round, state_.counters, [&] {
       finish_round(started, make_error(0, "internal error: " + *failure), "the round failed");
     });
   }
@@ -225,7 +225,10 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
                                          return state_.baselines.learning_note(decision, snapshot);
                                        }});
     for (const codec::RoundRecord& measured : round.effects) {
-      ++state_.counters.effects[std::string(codec::effect_result(measured))];
+      ++state_.counters.effects[measured.effect ? (measured.effect->effect.improved
+                                                       ? EffectResult::improved
+                                                       : EffectResult::not_improved)
+                                                : EffectResult::unknown];
       log_effect(measured);
       audit_log_.append(state_.config.export_,
                         [&] { return codec::audit_effect_entry(snapshot.time, measured); });
@@ -242,7 +245,7 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
     record = std::move(round.record);
     state_.last_decision = std::move(round.decision);
   }
-  ++state_.counters.rounds[std::string(codec::to_string(record.outcome))];
+  ++state_.counters.rounds[record.outcome];
   if (record.outcome != codec::RoundOutcome::none) {
     changed.push_back(record.number);
   }
@@ -349,7 +352,7 @@ void Daemon::on_job_done(std::uint64_t job_id, std::shared_ptr<JobResult> result
   }
   job_->thread.join();
   auto job = std::move(job_);
-  run_contained("job_done", state_.counters, [&] { finish_job(*job, *result); });
+  run_contained(Activity::job_done, state_.counters, [&] { finish_job(*job, *result); });
   if (state_.stopping) {
     finish_stop();
   }
@@ -432,7 +435,7 @@ void Daemon::publish(std::string kind, const EventData& data) {
 
 ReloadResult Daemon::reload() {
   std::optional<ReloadResult> result;
-  auto failure = run_contained("reload", state_.counters, [&] { result = reload_config(); });
+  auto failure = run_contained(Activity::reload, state_.counters, [&] { result = reload_config(); });
   if (failure || !result) {
     return reload_refused({"reload failed: internal error: " + failure.value_or("")});
   }

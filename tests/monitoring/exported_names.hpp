@@ -29,7 +29,7 @@ inline ExportedNames exported_names() {
   snapshot.containers = {core::Container{"a", "share", {{0, 100}}}};
   core::Decision decision;
   service::DaemonCounters counters;
-  counters.rounds["started"] = 1;
+  counters.rounds[codec::RoundOutcome::started] = 1;
   counters.evictions["freeze"] = 1;
   actuator::MigrationReport report;
   report.source_node = 0;
@@ -50,7 +50,7 @@ inline ExportedNames exported_names() {
   service::MetricsView view{
       &snapshot,
       &decision,
-      {{"read_latency", "file", true, "", "file"}, {"bandwidth", "file", true, "", "file"}},
+      {{metrics::Metric::read_latency, "file", true, "", "file"}, {metrics::Metric::bandwidth, "file", true, "", "file"}},
       &counters};
   view.baselines = {metrics::NodeBaseline{0, 90.0, metrics::BaselineSource::learned, 60, 0},
                     metrics::NodeBaseline{1, std::nullopt, std::nullopt, 10, 50}};

@@ -95,7 +95,7 @@ json topology_json(const core::Snapshot& snapshot, const NodeBaselines& baseline
 json providers_json(const DaemonState& state) {
   json providers = json::array();
   for (const auto& provider : provider_states(state)) {
-    providers.push_back({{"metric", provider.metric},
+    providers.push_back({{"metric", metrics::to_string(provider.metric)},
                          {"provider", provider.provider},
                          {"up", provider.up},
                          {"unavailable_reason", provider.reason}});

@@ -34,23 +34,46 @@ std::vector<std::uint64_t> Histogram::cumulative() const {
   return out;
 }
 
+std::string_view to_string(EffectResult result) {
+  switch (result) {
+    case EffectResult::improved:
+      return "improved";
+    case EffectResult::not_improved:
+      return "not_improved";
+    case EffectResult::unknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Activity activity) {
+  switch (activity) {
+    case Activity::round:
+      return "round";
+    case Activity::job_done:
+      return "job_done";
+    case Activity::reload:
+      return "reload";
+  }
+  return "round";
+}
+
 void DaemonCounters::add_report(const actuator::MigrationReport& report) {
   if (!report.dry_run) {
     for (const auto& [dest, bytes] : report.bytes_moved_to()) {
       migrated_bytes[{report.source_node, dest}] += bytes;
     }
-    for (auto order : {actuator::PageOrder::hot_first, actuator::PageOrder::address}) {
-      migration_bytes_by_order[std::string(actuator::to_string(order))] +=
-          report.bytes_moved_in(order);
+    for (auto& [order, bytes] : migration_bytes_by_order) {
+      bytes += report.bytes_moved_in(order);
     }
     auto outcomes = report.outcomes();
-    pages_failed["busy"] += outcomes.busy;
-    pages_failed["no_memory"] += outcomes.no_memory;
-    pages_failed["access_denied"] += outcomes.access_denied;
-    pages_failed["unmapped"] += outcomes.unmapped;
-    pages_failed["other"] += outcomes.other;
+    pages_failed.busy += outcomes.busy;
+    pages_failed.no_memory += outcomes.no_memory;
+    pages_failed.access_denied += outcomes.access_denied;
+    pages_failed.unmapped += outcomes.unmapped;
+    pages_failed.other += outcomes.other;
   }
-  ++jobs[std::string(actuator::to_string(report.stop_reason))];
+  ++jobs[report.stop_reason];
   job_duration.observe(std::chrono::duration<double>(report.elapsed).count());
   for (const auto& container : report.containers) {
     for (const auto& process : container.processes) {
@@ -139,7 +162,7 @@ class Writer {
   std::string out_;
 };
 
-std::string provider_of(const MetricsView& view, std::string_view metric) {
+std::string provider_of(const MetricsView& view, metrics::Metric metric) {
   for (const auto& state : view.providers) {
     if (state.metric == metric) {
       return state.provider;
@@ -150,8 +173,8 @@ std::string provider_of(const MetricsView& view, std::string_view metric) {
 
 void write_node_metrics(Writer& w, const MetricsView& view) {
   const auto& nodes = view.snapshot->nodes;
-  auto latency_provider = escape(provider_of(view, "read_latency"));
-  auto bandwidth_provider = escape(provider_of(view, "bandwidth"));
+  auto latency_provider = escape(provider_of(view, metrics::Metric::read_latency));
+  auto bandwidth_provider = escape(provider_of(view, metrics::Metric::bandwidth));
   w.family("numabalancer_node_read_latency_seconds", "gauge",
            "Memory read latency of the node in seconds, as the provider measures it.");
   for (const auto& node : nodes) {
@@ -266,14 +289,15 @@ void write_policy(Writer& w, const MetricsView& view) {
 void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
   for (const auto& [outcome, count] : c.rounds) {
-    w.sample("numabalancer_rounds_total", fmt::format("outcome=\"{}\"", escape(outcome)),
+    w.sample("numabalancer_rounds_total", fmt::format("outcome=\"{}\"", codec::to_string(outcome)),
              static_cast<double>(count));
   }
   w.family(
       "numabalancer_jobs_total", "counter",
       "Migration jobs of rounds and of migrate, by why they stopped (deadline: job_deadline).");
   for (const auto& [reason, count] : c.jobs) {
-    w.sample("numabalancer_jobs_total", fmt::format("stop_reason=\"{}\"", escape(reason)),
+    w.sample("numabalancer_jobs_total",
+             fmt::format("stop_reason=\"{}\"", actuator::to_string(reason)),
              static_cast<double>(count));
   }
   w.family("numabalancer_migrated_bytes_total", "counter",
@@ -286,14 +310,18 @@ void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_migration_bytes_total", "counter",
            "Bytes moved by migration jobs, by the order their pages went in.");
   for (const auto& [order, bytes] : c.migration_bytes_by_order) {
-    w.sample("numabalancer_migration_bytes_total", fmt::format("order=\"{}\"", order),
-             static_cast<double>(bytes));
+    w.sample("numabalancer_migration_bytes_total",
+             fmt::format("order=\"{}\"", actuator::to_string(order)), static_cast<double>(bytes));
   }
   w.family("numabalancer_migration_pages_failed_total", "counter",
            "Pages a migration job could not move, by reason.");
-  for (const auto& [reason, count] : c.pages_failed) {
-    w.sample("numabalancer_migration_pages_failed_total",
-             fmt::format("reason=\"{}\"", escape(reason)), static_cast<double>(count));
+  const std::pair<const char*, std::int64_t> failed[] = {
+      {"access_denied", c.pages_failed.access_denied}, {"busy", c.pages_failed.busy},
+      {"no_memory", c.pages_failed.no_memory},         {"other", c.pages_failed.other},
+      {"unmapped", c.pages_failed.unmapped}};
+  for (const auto& [reason, count] : failed) {
+    w.sample("numabalancer_migration_pages_failed_total", fmt::format("reason=\"{}\"", reason),
+             static_cast<double>(count));
   }
   w.family("numabalancer_evictions_total", "counter", "Containers evicted, by action.");
   for (const auto& [action, count] : c.evictions) {
@@ -303,14 +331,14 @@ void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_round_effects_total", "counter",
            "Effects of rounds that migrated, measured effect_delay after their job, by result.");
   for (const auto& [result, count] : c.effects) {
-    w.sample("numabalancer_round_effects_total", fmt::format("result=\"{}\"", escape(result)),
+    w.sample("numabalancer_round_effects_total", fmt::format("result=\"{}\"", to_string(result)),
              static_cast<double>(count));
   }
   w.family("numabalancer_internal_errors_total", "counter",
            "Exceptions the daemon caught and survived, by what it was doing.");
   for (const auto& [during, count] : c.internal_errors) {
-    w.sample("numabalancer_internal_errors_total", fmt::format("during=\"{}\"", escape(during)),
-             static_cast<double>(count));
+    w.sample("numabalancer_internal_errors_total",
+             fmt::format("during=\"{}\"", to_string(during)), static_cast<double>(count));
   }
   w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
               c.job_duration);
@@ -342,7 +370,7 @@ std::string render_prometheus(const MetricsView& view) {
   for (const auto& state : view.providers) {
     if (state.configured != "none") {
       w.sample("numabalancer_provider_up",
-               fmt::format("metric=\"{}\",provider=\"{}\"", escape(state.metric),
+               fmt::format("metric=\"{}\",provider=\"{}\"", metrics::to_string(state.metric),
                            escape(state.configured)),
                state.up ? 1 : 0);
     }

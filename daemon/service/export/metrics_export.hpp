@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,7 +16,9 @@
 #include "core/history.hpp"
 #include "core/policy_config.hpp"
 #include "core/snapshot.hpp"
+#include "daemon/codec/round_outcome.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
+#include "daemon/metrics/provider.hpp"
 
 namespace nb::service {
 
@@ -37,27 +40,31 @@ class Histogram {
   std::uint64_t count_ = 0;
 };
 
-// Totals since the daemon started.
+// What measuring a round's effect came to (the effects counter's result label).
+enum class EffectResult { improved, not_improved, unknown };
+std::string_view to_string(EffectResult result);
+
+// What the loop thread was doing when it caught an exception (see contained.hpp).
+enum class Activity { round, job_done, reload };
+std::string_view to_string(Activity activity);
+
+// Totals since the daemon started. Every key a closed set of values can take starts at zero, so
+// that rate() and increase() see the first event as an increase.
 struct DaemonCounters {
-  std::map<std::string, std::uint64_t> rounds;                // by outcome
+  std::map<codec::RoundOutcome, std::uint64_t> rounds;
   std::map<std::pair<NodeId, NodeId>, Bytes> migrated_bytes;  // (source, dest)
-  // By the order pages went in; both start at zero, as pages_failed's reasons do.
-  std::map<std::string, Bytes> migration_bytes_by_order{{"hot_first", 0}, {"address", 0}};
-  // Every reason starts at zero, so that rate() sees the first failure as an increase.
-  std::map<std::string, std::int64_t> pages_failed{
-      {"busy", 0}, {"no_memory", 0}, {"access_denied", 0}, {"unmapped", 0}, {"other", 0}};
-  std::map<std::string, std::uint64_t> evictions;  // by action
-  // Measured round effects by result; every result starts at zero, as pages_failed does.
-  std::map<std::string, std::uint64_t> effects{
-      {"improved", 0}, {"not_improved", 0}, {"unknown", 0}};
-  // Exceptions the loop thread caught (see contained.hpp), by what it was doing.
-  std::map<std::string, std::uint64_t> internal_errors{
-      {"round", 0}, {"job_done", 0}, {"reload", 0}};
-  // Migration jobs by why they stopped; every reason starts at zero, so that an alert on
-  // increase(...{stop_reason="deadline"}) sees the first one.
-  std::map<std::string, std::uint64_t> jobs{{"completed", 0},      {"budget_met", 0},
-                                            {"cancelled", 0},      {"deadline", 0},
-                                            {"no_destination", 0}, {"nothing_to_move", 0}};
+  std::map<actuator::PageOrder, Bytes> migration_bytes_by_order{
+      {actuator::PageOrder::hot_first, 0}, {actuator::PageOrder::address, 0}};
+  actuator::OutcomeCounts pages_failed;  // its moved and already_on_destination stay 0
+  std::map<std::string, std::uint64_t> evictions;  // by action: the registry's names
+  std::map<EffectResult, std::uint64_t> effects{
+      {EffectResult::improved, 0}, {EffectResult::not_improved, 0}, {EffectResult::unknown, 0}};
+  std::map<Activity, std::uint64_t> internal_errors{
+      {Activity::round, 0}, {Activity::job_done, 0}, {Activity::reload, 0}};
+  std::map<actuator::StopReason, std::uint64_t> jobs{
+      {actuator::StopReason::completed, 0},      {actuator::StopReason::budget_met, 0},
+      {actuator::StopReason::cancelled, 0},      {actuator::StopReason::deadline, 0},
+      {actuator::StopReason::no_destination, 0}, {actuator::StopReason::nothing_to_move, 0}};
   Histogram job_duration{{0.1, 0.5, 1, 5, 10, 30, 60, 300}};
   // The longest move_pages call of each process a job touched (the report keeps no other).
   Histogram move_call_duration{{0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1}};
@@ -66,7 +73,7 @@ struct DaemonCounters {
 };
 
 struct ProviderState {
-  std::string metric;    // read_latency, bandwidth
+  metrics::Metric metric = metrics::Metric::read_latency;
   std::string provider;  // file, perf, ...; empty when none answered
   bool up = false;
   std::string reason;  // why it is down, or why earlier providers in an "auto" chain were

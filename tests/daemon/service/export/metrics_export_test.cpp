@@ -36,7 +36,7 @@ TEST(PrometheusExport, NodeGaugesCarryNodeAndProviderLabels) {
   core::Decision decision;
   decision.level = core::PressureLevel::force;
   DaemonCounters counters;
-  MetricsView view{&snapshot, &decision, {{"read_latency", "file", true, "", "file"}}, &counters};
+  MetricsView view{&snapshot, &decision, {{metrics::Metric::read_latency, "file", true, "", "file"}}, &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
   EXPECT_THAT(text,
@@ -58,8 +58,8 @@ TEST(PrometheusExport, NodeGaugesCarryNodeAndProviderLabels) {
 TEST(PrometheusExport, ProviderUpIsOneSeriesPerConfiguredProviderLabelledWhenDown) {
   MetricsView down{nullptr,
                    nullptr,
-                   {{"read_latency", "", false, "file: no such file", "file"},
-                    {"bandwidth", "", false, "disabled by config", "none"}},
+                   {{metrics::Metric::read_latency, "", false, "file: no such file", "file"},
+                    {metrics::Metric::bandwidth, "", false, "disabled by config", "none"}},
                    nullptr};
   auto text = render_prometheus(down);
   expect_valid_exposition(text);
@@ -69,15 +69,15 @@ TEST(PrometheusExport, ProviderUpIsOneSeriesPerConfiguredProviderLabelledWhenDow
   EXPECT_EQ(text.find("metric=\"bandwidth\""), std::string::npos)
       << "a metric configured \"none\" has no provider to be up or down";
 
-  MetricsView up{nullptr, nullptr, {{"read_latency", "file", true, "", "file"}}, nullptr};
+  MetricsView up{nullptr, nullptr, {{metrics::Metric::read_latency, "file", true, "", "file"}}, nullptr};
   EXPECT_THAT(render_prometheus(up),
               HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 1\n"));
 }
 
 TEST(PrometheusExport, CountersAccumulateReports) {
   DaemonCounters counters;
-  ++counters.rounds["none"];
-  ++counters.rounds["done"];
+  ++counters.rounds[codec::RoundOutcome::none];
+  ++counters.rounds[codec::RoundOutcome::done];
   ++counters.evictions["freeze"];
   actuator::MigrationReport report;
   report.source_node = 1;
@@ -142,11 +142,11 @@ TEST(PrometheusExport, BytesMovedAreCountedByTheOrderTheirPagesWentIn) {
 
 TEST(PrometheusExport, LabelValuesAreEscaped) {
   DaemonCounters counters;
-  counters.rounds["a\"b\\c\nd"] = 1;
+  counters.evictions["a\"b\\c\nd"] = 1;  // an action's name comes from a registry
   MetricsView view{nullptr, nullptr, {}, &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
-  EXPECT_NE(text.find(R"(outcome="a\"b\\c\nd")"), std::string::npos);
+  EXPECT_NE(text.find(R"(action="a\"b\\c\nd")"), std::string::npos);
 }
 
 TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
@@ -154,7 +154,7 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
   core::Decision decision;
   decision.level = core::PressureLevel::grace;
   DaemonCounters counters;
-  ++counters.rounds["started"];
+  ++counters.rounds[codec::RoundOutcome::started];
   ++counters.evictions["kill"];
   actuator::MigrationReport report;
   report.source_node = 0;
@@ -162,8 +162,8 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
   counters.add_report(report);
   MetricsView view{&snapshot,
                    &decision,
-                   {{"read_latency", "probe", true, "", "auto"},
-                    {"bandwidth", "", false, "perf: no PMU", "perf"}},
+                   {{metrics::Metric::read_latency, "probe", true, "", "auto"},
+                    {metrics::Metric::bandwidth, "", false, "perf: no PMU", "perf"}},
                    &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
