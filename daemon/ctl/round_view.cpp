@@ -1,5 +1,8 @@
 #include "daemon/ctl/round_view.hpp"
 
+#include "base/time.hpp"
+#include "daemon/wire/round_line.hpp"
+
 #include <fmt/format.h>
 
 #include <vector>
@@ -83,24 +86,36 @@ std::string round_line(const json& round, RoundTime time) {
   if (!round.is_object()) {
     return "-";
   }
-  std::string line = "#" + cell_text(field(round, "number"));
-  if (time == RoundTime::shown) {
-    line += " " + cell_time(field(round, "time"));
+  // A reply from another version may lack a field or carry it in another type: the line shows
+  // what it can read.
+  auto text = [&](const char* key) {
+    const json& value = field(round, key);
+    return value.is_string() ? value.get<std::string>() : std::string();
+  };
+  wire::RoundSummary summary;
+  if (const json& number = field(round, "number");
+      number.is_number_integer() && number.get<std::int64_t>() >= 0) {
+    summary.number = number.get<std::uint64_t>();
   }
-  line += " " + cell_text(field(round, "status"));
-  std::string outcome = round.value("outcome", std::string());
-  if (!outcome.empty() && outcome != "none" && outcome != round.value("status", std::string())) {
-    line += " (" + outcome + ")";
+  if (auto at = parse_rfc3339(text("time"))) {
+    summary.time = *at;
   }
-  if (round.contains("source_node") && !field(round, "source_node").is_null()) {
-    line += fmt::format(", node {} -> {}", cell_text(field(round, "source_node")),
-                        cell_nodes(round.value("dest_nodes", json::array())));
+  summary.status = text("status");
+  summary.outcome = text("outcome");
+  if (const json& source = field(round, "source_node"); source.is_number_integer()) {
+    summary.source_node = source.get<NodeId>();
   }
-  std::string reason = round.value("reason", std::string());
-  if (!reason.empty()) {
-    line += ": " + reason;
+  if (const json& nodes = field(round, "dest_nodes"); nodes.is_array()) {
+    for (const json& node : nodes) {
+      if (node.is_number_integer()) {
+        summary.dest_nodes.push_back(node.get<NodeId>());
+      }
+    }
   }
-  return line;
+  summary.reason = text("reason");
+  return wire::round_line(summary, time == RoundTime::shown
+                                       ? wire::RoundLineStyle::numbered_with_time
+                                       : wire::RoundLineStyle::numbered);
 }
 
 std::string job_line(const json& job) {

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "daemon/wire/round_line.hpp"
+
 namespace nb::service {
 
 void leave_evicted_out(core::Decision& decision, const config::EvictionConfig& eviction) {
@@ -114,15 +116,14 @@ codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
 }
 
 std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
-  std::string line = "round " + std::to_string(record.number) + ": " +
-                     std::string(codec::to_string(record.status));
-  std::string_view outcome = codec::to_string(record.outcome);
-  if (record.outcome != codec::RoundOutcome::none && outcome != codec::to_string(record.status)) {
-    line += " (" + std::string(outcome) + ")";
-  }
-  if (!record.reason.empty()) {
-    line += " - " + record.reason;
-  }
+  const wire::RoundSummary summary{record.number,
+                                   record.time,
+                                   std::string(codec::to_string(record.status)),
+                                   std::string(codec::to_string(record.outcome)),
+                                   record.source_node,
+                                   record.dest_nodes,
+                                   record.reason};
+  std::string line = wire::round_line(summary, wire::RoundLineStyle::status);
   if (paused) {
     line += " [paused]";
   }

@@ -55,6 +55,8 @@ codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
                                 const actuator::MigrationTarget& target,
                                 const actuator::JobOptions& options);
 
+// systemd's status text: the round's line (codec/round_line.hpp) and whether the daemon is paused
+// or in dry-run.
 std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run);
 
 }  // namespace nb::service
