@@ -317,51 +317,62 @@ Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint de
   return reader::catching([&] { return read_document(root, default_time); });
 }
 
+json to_json(const core::Node& node) {
+  json distance = json::object();
+  for (const auto& [to, hops] : node.distance) {
+    distance[std::to_string(to)] = hops;
+  }
+  json entry = {
+      {"id", node.id},
+      {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json(nullptr)},
+      {"baseline_read_latency_ns",
+       node.baseline_read_latency_ns ? json(*node.baseline_read_latency_ns) : json(nullptr)},
+      {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json(nullptr)},
+      {"distance", std::move(distance)},
+  };
+  if (node.free_bytes) {
+    entry["free_bytes"] = *node.free_bytes;
+  }
+  if (node.total_bytes) {
+    entry["total_bytes"] = *node.total_bytes;
+  }
+  if (!node.cpus.empty()) {
+    entry["cpus"] = node.cpus;
+  }
+  if (!node.load_points.empty()) {
+    json points = json::array();
+    for (const core::LoadPoint& point : node.load_points) {
+      points.push_back({point.bandwidth_gbps, point.latency_ns});
+    }
+    entry["load_points"] = std::move(points);
+  }
+  return entry;
+}
+
+json to_json(const core::Pool& pool) {
+  return {{"name", pool.name}, {"nodes", pool.nodes}};
+}
+
+json to_json(const core::Container& container) {
+  json anon = json::object();
+  for (const auto& [node, bytes] : container.anon_bytes) {
+    anon[std::to_string(node)] = bytes;
+  }
+  return {{"id", container.id}, {"pool", container.pool}, {"anon_bytes", std::move(anon)}};
+}
+
 json to_json(const SnapshotDocument& document) {
   json nodes = json::array();
   for (const core::Node& node : document.snapshot.nodes) {
-    json distance = json::object();
-    for (const auto& [to, hops] : node.distance) {
-      distance[std::to_string(to)] = hops;
-    }
-    json entry = {
-        {"id", node.id},
-        {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json(nullptr)},
-        {"baseline_read_latency_ns",
-         node.baseline_read_latency_ns ? json(*node.baseline_read_latency_ns) : json(nullptr)},
-        {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json(nullptr)},
-        {"distance", std::move(distance)},
-    };
-    if (node.free_bytes) {
-      entry["free_bytes"] = *node.free_bytes;
-    }
-    if (node.total_bytes) {
-      entry["total_bytes"] = *node.total_bytes;
-    }
-    if (!node.cpus.empty()) {
-      entry["cpus"] = node.cpus;
-    }
-    if (!node.load_points.empty()) {
-      json points = json::array();
-      for (const core::LoadPoint& point : node.load_points) {
-        points.push_back({point.bandwidth_gbps, point.latency_ns});
-      }
-      entry["load_points"] = std::move(points);
-    }
-    nodes.push_back(std::move(entry));
+    nodes.push_back(to_json(node));
   }
   json pools = json::array();
   for (const core::Pool& pool : document.snapshot.pools) {
-    pools.push_back({{"name", pool.name}, {"nodes", pool.nodes}});
+    pools.push_back(to_json(pool));
   }
   json containers = json::array();
   for (const core::Container& container : document.snapshot.containers) {
-    json anon = json::object();
-    for (const auto& [node, bytes] : container.anon_bytes) {
-      anon[std::to_string(node)] = bytes;
-    }
-    containers.push_back(
-        {{"id", container.id}, {"pool", container.pool}, {"anon_bytes", std::move(anon)}});
+    containers.push_back(to_json(container));
   }
   json history = json::array();
   for (const core::Round& round : document.history) {

@@ -29,4 +29,10 @@ struct SnapshotDocument {
 Result<SnapshotDocument> parse_snapshot(std::string_view json_text, TimePoint default_time);
 nlohmann::json to_json(const SnapshotDocument& document);
 
+// A node, a pool and a container as the snapshot document writes them; `topology` and
+// `containers` replies write the same objects and add their own fields.
+nlohmann::json to_json(const core::Node& node);
+nlohmann::json to_json(const core::Pool& pool);
+nlohmann::json to_json(const core::Container& container);
+
 }  // namespace nb::codec

@@ -225,10 +225,7 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
                                          return state_.baselines.learning_note(decision, snapshot);
                                        }});
     for (const codec::RoundRecord& measured : round.effects) {
-      ++state_.counters.effects[measured.effect ? (measured.effect->effect.improved
-                                                       ? EffectResult::improved
-                                                       : EffectResult::not_improved)
-                                                : EffectResult::unknown];
+      ++state_.counters.effects[effect_result_of(measured)];
       log_effect(measured);
       audit_log_.append(state_.config.export_,
                         [&] { return codec::audit_effect_entry(snapshot.time, measured); });
@@ -435,7 +432,8 @@ void Daemon::publish(std::string kind, const EventData& data) {
 
 ReloadResult Daemon::reload() {
   std::optional<ReloadResult> result;
-  auto failure = run_contained(Activity::reload, state_.counters, [&] { result = reload_config(); });
+  auto failure =
+      run_contained(Activity::reload, state_.counters, [&] { result = reload_config(); });
   if (failure || !result) {
     return reload_refused({"reload failed: internal error: " + failure.value_or("")});
   }

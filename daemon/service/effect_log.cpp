@@ -20,4 +20,11 @@ void log_effect(const codec::RoundRecord& record) {
                record.source_node.value_or(-1));
 }
 
+EffectResult effect_result_of(const codec::RoundRecord& record) {
+  if (!record.effect) {
+    return EffectResult::unknown;
+  }
+  return record.effect->effect.improved ? EffectResult::improved : EffectResult::not_improved;
+}
+
 }  // namespace nb::service

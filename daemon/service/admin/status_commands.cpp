@@ -9,6 +9,7 @@
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/explain.hpp"
 #include "daemon/codec/scan_document.hpp"
+#include "daemon/codec/snapshot_json.hpp"
 #include "daemon/config/config_json.hpp"
 #include "daemon/service/admin/command_args.hpp"
 #include "daemon/service/admin/daemon_commands.hpp"
@@ -46,14 +47,9 @@ json containers_json(const core::Snapshot& snapshot, std::size_t limit) {
     if (list.size() >= limit) {
       break;
     }
-    json anon = json::object();
-    for (const auto& [node, bytes] : container->anon_bytes) {
-      anon[std::to_string(node)] = bytes;
-    }
-    list.push_back({{"id", container->id},
-                    {"pool", container->pool},
-                    {"anon_bytes", anon},
-                    {"total_anon_bytes", total_anon_bytes(*container)}});
+    json entry = codec::to_json(*container);
+    entry["total_anon_bytes"] = total_anon_bytes(*container);
+    list.push_back(std::move(entry));
   }
   return {{"time", format_rfc3339(snapshot.time)},
           {"count", snapshot.containers.size()},
@@ -70,24 +66,18 @@ json node_baseline_json(const NodeBaselines& baselines, NodeId node) {
 json topology_json(const core::Snapshot& snapshot, const NodeBaselines& baselines) {
   json nodes = json::array();
   for (const auto& node : snapshot.nodes) {
-    json distance = json::object();
-    for (const auto& [other, value] : node.distance) {
-      distance[std::to_string(other)] = value;
-    }
-    nodes.push_back(
-        {{"id", node.id},
-         {"cpus", node.cpus},
-         {"memory_only", node.memory_only()},
-         {"distance", distance},
-         {"free_bytes", node.free_bytes ? json(*node.free_bytes) : json()},
-         {"total_bytes", node.total_bytes ? json(*node.total_bytes) : json()},
-         {"read_latency_ns", node.read_latency_ns ? json(*node.read_latency_ns) : json()},
-         {"bandwidth_gbps", node.bandwidth_gbps ? json(*node.bandwidth_gbps) : json()},
-         {"baseline", node_baseline_json(baselines, node.id)}});
+    // The snapshot's node, with every field present (null when unknown) for the table.
+    json entry = codec::to_json(node);
+    entry.emplace("cpus", node.cpus);
+    entry.emplace("free_bytes", nullptr);
+    entry.emplace("total_bytes", nullptr);
+    entry["memory_only"] = node.memory_only();
+    entry["baseline"] = node_baseline_json(baselines, node.id);
+    nodes.push_back(std::move(entry));
   }
   json pools = json::array();
   for (const auto& pool : snapshot.pools) {
-    pools.push_back({{"name", pool.name}, {"nodes", pool.nodes}});
+    pools.push_back(codec::to_json(pool));
   }
   return {{"time", format_rfc3339(snapshot.time)}, {"nodes", nodes}, {"pools", pools}};
 }
