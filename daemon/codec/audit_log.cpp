@@ -8,24 +8,14 @@
 
 namespace nb::codec {
 
-namespace {
-
 using nlohmann::json;
 
-json node_or_null(const std::optional<NodeId>& node) {
-  return node ? json(*node) : json();
-}
-
-}  // namespace
-
+// Each entry is a view of the round's one encoding, with what the entry adds.
 json audit_round_entry(const RoundRecord& record, const core::Decision* decision) {
-  json entry{{"time", format_rfc3339(record.time)},
-             {"kind", "round"},
-             {"round", record.number},
-             {"trigger", record.trigger},
-             {"outcome", to_string(record.outcome)},
-             {"reason", record.reason},
-             {"decision", decision != nullptr ? to_json(*decision) : json()}};
+  json entry = round_fields(record, {"time", "trigger", "outcome", "reason"});
+  entry["kind"] = "round";
+  entry["round"] = record.number;
+  entry["decision"] = decision != nullptr ? to_json(*decision) : json();
   if (record.outcome != RoundOutcome::started) {
     entry["acted"] = false;
   }
@@ -34,32 +24,24 @@ json audit_round_entry(const RoundRecord& record, const core::Decision* decision
 
 json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
                      const actuator::MigrationReport* report) {
-  bool failed = record.outcome == RoundOutcome::failed;
-  return {{"time", format_rfc3339(finished)},
-          {"kind", "job"},
-          {"job", job_id},
-          {"round", record.number},
-          {"trigger", record.trigger},
-          {"outcome", to_string(record.outcome)},
-          {"source_node", node_or_null(record.source_node)},
-          {"dest_nodes", record.dest_nodes},
-          {"moved_bytes", record.moved_bytes},
-          {"evicted", record.evicted},
-          {"error", failed ? json(record.reason) : json()},
-          {"report", report != nullptr ? to_json(*report) : json()}};
+  json entry = round_fields(
+      record, {"trigger", "outcome", "source_node", "dest_nodes", "moved_bytes", "evicted"});
+  entry["time"] = format_rfc3339(finished);
+  entry["kind"] = "job";
+  entry["job"] = job_id;
+  entry["round"] = record.number;
+  entry["error"] = record.outcome == RoundOutcome::failed ? json(record.reason) : json();
+  entry["report"] = report != nullptr ? to_json(*report) : json();
+  return entry;
 }
 
 json audit_effect_entry(TimePoint measured, const RoundRecord& record) {
-  json entry{{"time", format_rfc3339(measured)},
-             {"kind", "effect"},
-             {"round", record.number},
-             {"source_node", node_or_null(record.source_node)},
-             {"dest_nodes", record.dest_nodes},
-             {"result", effect_result(record)},
-             {"effect", record.effect ? to_json(*record.effect, record.effect_measured) : json()}};
-  if (!record.effect_reason.empty()) {
-    entry["effect_reason"] = record.effect_reason;
-  }
+  json entry = round_fields(record, {"source_node", "dest_nodes", "effect", "effect_reason"});
+  entry["time"] = format_rfc3339(measured);
+  entry["kind"] = "effect";
+  entry["round"] = record.number;
+  entry["result"] = effect_result(record);
+  entry.emplace("effect", nullptr);
   return entry;
 }
 

@@ -99,7 +99,7 @@ std::string_view effect_result(const RoundRecord& record) {
   return record.effect_reason.empty() ? "" : "unknown";
 }
 
-nlohmann::json to_json(const RoundRecord& record) {
+nlohmann::json to_json(const RoundRecord& record, RoundView view) {
   nlohmann::json out{
       {"number", record.number},
       {"time", format_rfc3339(record.time)},
@@ -125,11 +125,22 @@ nlohmann::json to_json(const RoundRecord& record) {
   if (record.report) {
     out["report"] = to_json(*record.report);
   }
-  if (!record.full_report.is_null()) {
+  if (!record.full_report.is_null() && view == RoundView::whole) {
     out["full_report"] = record.full_report;
   }
   write_effect(record, out);
   return out;
+}
+
+nlohmann::json round_fields(const RoundRecord& record, std::initializer_list<const char*> names) {
+  const nlohmann::json whole = to_json(record, RoundView::without_full_report);
+  nlohmann::json fields = nlohmann::json::object();
+  for (const char* name : names) {
+    if (auto found = whole.find(name); found != whole.end()) {
+      fields[name] = *found;
+    }
+  }
+  return fields;
 }
 
 Result<RoundRecord> record_from_json(const nlohmann::json& json) try {

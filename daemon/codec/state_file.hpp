@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -70,7 +71,15 @@ struct RoundRecord {
 // while pending or for a round that did not migrate. Also the label of the effects counter.
 std::string_view effect_result(const RoundRecord& record);
 
-nlohmann::json to_json(const RoundRecord& record);
+// The one encoding of a round: the state journal, the admin replies and events write it whole,
+// the audit log's entries take views of it (round_fields).
+enum class RoundView {
+  whole,
+  without_full_report,  // for views that carry the report their own way, or not at all
+};
+nlohmann::json to_json(const RoundRecord& record, RoundView view = RoundView::whole);
+// The named fields of to_json(record), those it writes.
+nlohmann::json round_fields(const RoundRecord& record, std::initializer_list<const char*> names);
 Result<RoundRecord> record_from_json(const nlohmann::json& json);
 
 // Clears the full report of every round but the newest `count` that have one, so that the
