@@ -43,7 +43,9 @@ if [[ $unit == 1 ]]; then
   echo "== build (clang, ASan+UBSan, fuzz hooks)"
   cmake --build "$build" -j "$(nproc)" --target unit_tests service_tests "${targets[@]}"
   echo "== tests (clang, ASan+UBSan)"
-  (cd "$build" && ctest --output-on-failure -L unit && ./tests/service_tests)
+  (cd "$build" && ctest --output-on-failure -L unit && ./tests/service_tests) 2>&1 |
+    tee "$build/sanitized-tests.log"
+  "$root/scripts/count_tests.sh" "sanitized suites" "$build/sanitized-tests.log"
 else
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 fi

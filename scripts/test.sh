@@ -4,7 +4,8 @@
 # tree with ASan+UBSan, the unit tests and the daemon's service suite, then each fuzz target for
 # 30 s; then the multi-NUMA guest rig. Each stage's time is printed at the end.
 # Exits non-zero when any test fails. NB_SKIP_SANITIZE=1 (the sanitized suites and the fuzzers)
-# and NB_SKIP_VM=1 skip those stages locally.
+# and NB_SKIP_VM=1 skip those stages locally. Each test stage prints how many tests ran and were
+# skipped, and the skipped tests are listed at the end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -24,9 +25,18 @@ print_stage_times() {
   local joined
   joined=$(printf '%s; ' "${stage_times[@]}")
   echo "== stage times: ${joined}total ${SECONDS}s"
+  if [[ -s "${NB_SKIPPED_LOG:-}" ]]; then
+    echo "== skipped tests ($(wc -l <"$NB_SKIPPED_LOG")); each prints why when run alone:"
+    cat "$NB_SKIPPED_LOG"
+  fi
   return $status
 }
 trap print_stage_times EXIT
+# Each stage that runs tests says how many ran and skipped (scripts/count_tests.sh) and adds the
+# skipped ones here; the list is printed last, beside the stage times.
+export NB_SKIPPED_LOG="$root/build/skipped-tests.txt"
+mkdir -p "$root/build"
+: >"$NB_SKIPPED_LOG"
 
 "$root/scripts/setup.sh" --tests
 
@@ -34,7 +44,8 @@ next_stage "build (-Werror)"
 "$root/scripts/build.sh" "$root/build" -DNB_WERROR=ON -DNB_SANITIZE=OFF -DNB_BUILD_TESTS=ON -DNB_BUILD_BENCH=ON \
   -DNB_LINE_TABLES_ONLY=ON
 next_stage tests
-(cd "$root/build" && ctest --output-on-failure)
+(cd "$root/build" && ctest --output-on-failure) 2>&1 | tee "$root/build/tests.log"
+"$root/scripts/count_tests.sh" tests "$root/build/tests.log"
 
 next_stage "package (.deb: build, dpkg -i, checks, dpkg --purge)"
 if [[ $(id -u) -eq 0 ]]; then
