@@ -16,8 +16,7 @@ std::vector<ProviderState> provider_states(const DaemonState& state) {
     const auto& configured = metric == metrics::Metric::read_latency
                                  ? state.config.metrics.latency
                                  : state.config.metrics.bandwidth;
-    ProviderState provider_state{metric, "", any_value, "",
-                                 configured};
+    ProviderState provider_state{metric, "", any_value, "", configured};
     if (const host::ProviderReport* report = state.last_scan->report.provider(metric)) {
       provider_state.provider = report->provider;
       provider_state.up = report->available;

@@ -47,11 +47,11 @@ inline ExportedNames exported_names() {
                       core::RoundEffect{false, 200, 199, 100, 99}};
     history.push_back(round);
   }
-  service::MetricsView view{
-      &snapshot,
-      &decision,
-      {{metrics::Metric::read_latency, "file", true, "", "file"}, {metrics::Metric::bandwidth, "file", true, "", "file"}},
-      &counters};
+  service::MetricsView view{&snapshot,
+                            &decision,
+                            {{metrics::Metric::read_latency, "file", true, "", "file"},
+                             {metrics::Metric::bandwidth, "file", true, "", "file"}},
+                            &counters};
   view.baselines = {metrics::NodeBaseline{0, 90.0, metrics::BaselineSource::learned, 60, 0},
                     metrics::NodeBaseline{1, std::nullopt, std::nullopt, 10, 50}};
   view.policy = &policy;

@@ -316,8 +316,10 @@ void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_migration_pages_failed_total", "counter",
            "Pages a migration job could not move, by reason.");
   const std::pair<const char*, std::int64_t> failed[] = {
-      {"access_denied", c.pages_failed.access_denied}, {"busy", c.pages_failed.busy},
-      {"no_memory", c.pages_failed.no_memory},         {"other", c.pages_failed.other},
+      {"access_denied", c.pages_failed.access_denied},
+      {"busy", c.pages_failed.busy},
+      {"no_memory", c.pages_failed.no_memory},
+      {"other", c.pages_failed.other},
       {"unmapped", c.pages_failed.unmapped}};
   for (const auto& [reason, count] : failed) {
     w.sample("numabalancer_migration_pages_failed_total", fmt::format("reason=\"{}\"", reason),
@@ -337,8 +339,8 @@ void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_internal_errors_total", "counter",
            "Exceptions the daemon caught and survived, by what it was doing.");
   for (const auto& [during, count] : c.internal_errors) {
-    w.sample("numabalancer_internal_errors_total",
-             fmt::format("during=\"{}\"", to_string(during)), static_cast<double>(count));
+    w.sample("numabalancer_internal_errors_total", fmt::format("during=\"{}\"", to_string(during)),
+             static_cast<double>(count));
   }
   w.histogram("numabalancer_job_duration_seconds", "Duration of migration jobs in seconds.",
               c.job_duration);

@@ -53,9 +53,9 @@ std::string_view to_string(Activity activity);
 struct DaemonCounters {
   std::map<codec::RoundOutcome, std::uint64_t> rounds;
   std::map<std::pair<NodeId, NodeId>, Bytes> migrated_bytes;  // (source, dest)
-  std::map<actuator::PageOrder, Bytes> migration_bytes_by_order{
-      {actuator::PageOrder::hot_first, 0}, {actuator::PageOrder::address, 0}};
-  actuator::OutcomeCounts pages_failed;  // its moved and already_on_destination stay 0
+  std::map<actuator::PageOrder, Bytes> migration_bytes_by_order{{actuator::PageOrder::hot_first, 0},
+                                                                {actuator::PageOrder::address, 0}};
+  actuator::OutcomeCounts pages_failed;            // its moved and already_on_destination stay 0
   std::map<std::string, std::uint64_t> evictions;  // by action: the registry's names
   std::map<EffectResult, std::uint64_t> effects{
       {EffectResult::improved, 0}, {EffectResult::not_improved, 0}, {EffectResult::unknown, 0}};

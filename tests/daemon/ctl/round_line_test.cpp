@@ -30,16 +30,20 @@ TEST(RoundLine, OutcomeIsShownOnlyWhenItAddsToTheStatus) {
 
 // A reply with fields of other types (another version, a broken proxy) prints what it can.
 TEST(RoundLine, FieldsOfAnotherTypeAreLeftOutRatherThanThrown) {
-  json odd{{"number", "4"}, {"time", 7}, {"status", 1}, {"source_node", "x"},
-           {"dest_nodes", "0"}, {"reason", json::array()}};
+  json odd{{"number", "4"},      {"time", 7},         {"status", 1},
+           {"source_node", "x"}, {"dest_nodes", "0"}, {"reason", json::array()}};
   EXPECT_EQ(round_line(odd), "#0 - -");
   EXPECT_EQ(round_line(json::array()), "-");
 }
 
 // The daemon's status text for systemd comes from the same line.
 TEST(RoundLine, TheNumberedLineShowsTheTimeWithMilliseconds) {
-  json round{{"number", 12}, {"time", "2026-12-02T10:00:00Z"}, {"status", "ready"},
-             {"outcome", "started"}, {"source_node", 1}, {"dest_nodes", {0, 2}},
+  json round{{"number", 12},
+             {"time", "2026-12-02T10:00:00Z"},
+             {"status", "ready"},
+             {"outcome", "started"},
+             {"source_node", 1},
+             {"dest_nodes", {0, 2}},
              {"reason", "node 1 under force pressure"}};
   EXPECT_EQ(round_line(round),
             "#12 2026-12-02T10:00:00.000Z ready (started), node 1 -> 0,2: node 1 under force "

@@ -36,7 +36,8 @@ TEST(PrometheusExport, NodeGaugesCarryNodeAndProviderLabels) {
   core::Decision decision;
   decision.level = core::PressureLevel::force;
   DaemonCounters counters;
-  MetricsView view{&snapshot, &decision, {{metrics::Metric::read_latency, "file", true, "", "file"}}, &counters};
+  MetricsView view{
+      &snapshot, &decision, {{metrics::Metric::read_latency, "file", true, "", "file"}}, &counters};
   auto text = render_prometheus(view);
   expect_valid_exposition(text);
   EXPECT_THAT(text,
@@ -69,7 +70,8 @@ TEST(PrometheusExport, ProviderUpIsOneSeriesPerConfiguredProviderLabelledWhenDow
   EXPECT_EQ(text.find("metric=\"bandwidth\""), std::string::npos)
       << "a metric configured \"none\" has no provider to be up or down";
 
-  MetricsView up{nullptr, nullptr, {{metrics::Metric::read_latency, "file", true, "", "file"}}, nullptr};
+  MetricsView up{
+      nullptr, nullptr, {{metrics::Metric::read_latency, "file", true, "", "file"}}, nullptr};
   EXPECT_THAT(render_prometheus(up),
               HasSubstr("numabalancer_provider_up{metric=\"read_latency\",provider=\"file\"} 1\n"));
 }
