@@ -69,7 +69,7 @@ for stem in "${stems[@]}"; do
   # and JSON's tokens as a dictionary.
   extra=()
   case $stem in
-    admin_request | file_provider_json) extra=(-max_len=131072 -dict="$root/tests/fuzz/json.dict") ;;
+    admin_request | file_provider_json | state_journal) extra=(-max_len=131072 -dict="$root/tests/fuzz/json.dict") ;;
   esac
   if "$build/tests/fuzz/fuzz_$stem" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$artifacts" -print_final_stats=1 "${extra[@]}" \

@@ -32,6 +32,16 @@ Result<std::pair<TimePoint, double>> reading_from(const json& item, const std::s
   if (!std::isfinite(ns) || ns <= 0) {
     return make_error(0, path + ": a latency must be above 0 ns, got " + item[1].dump());
   }
+  // A TimePoint counts nanoseconds in 64 bits: milliseconds beyond about ±292 years from 1970
+  // would overflow it (found by fuzz_state_journal).
+  constexpr std::int64_t kMaxMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(TimePoint::duration::max()).count();
+  const bool in_range = item[0].is_number_unsigned()
+                            ? item[0].get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxMs)
+                            : item[0].get<std::int64_t>() >= -kMaxMs;
+  if (!in_range) {
+    return make_error(0, path + ": a reading's time is out of range, got " + item[0].dump());
+  }
   const TimePoint time{std::chrono::milliseconds(item[0].get<std::int64_t>())};
   return std::make_pair(time, ns);
 }

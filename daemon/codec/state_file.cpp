@@ -148,7 +148,46 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
     return make_error(0, "a round is not a JSON object");
   }
   RoundRecord record;
-  record.number = json.at("number").get<std::uint64_t>();
+  // Numbers go through json_reader, which checks their type and range: a float out of an
+  // integer's range (1e35 bytes) is an error naming the field, never a conversion's UB.
+  auto numbers = json_reader::catching([&] {
+    using namespace json_reader;
+    record.number =
+        static_cast<std::uint64_t>(read_bytes(required_field(json, "", "number"), "number"));
+    const std::string at = "round " + std::to_string(record.number);
+    if (const auto* source = optional_field(json, "source_node"); source && !source->is_null()) {
+      record.source_node = read_node_id(*source, at + ".source_node");
+    }
+    if (const auto* nodes = optional_field(json, "dest_nodes")) {
+      require_array(*nodes, at + ".dest_nodes");
+      for (std::size_t i = 0; i < nodes->size(); ++i) {
+        record.dest_nodes.push_back(read_node_id((*nodes)[i], item(at + ".dest_nodes", i)));
+      }
+    }
+    for (const char* key : {"planned_bytes", "moved_bytes"}) {
+      if (const auto* bytes = optional_field(json, key)) {
+        (key == std::string_view("planned_bytes") ? record.planned_bytes : record.moved_bytes) =
+            read_bytes(*bytes, child(at, key));
+      }
+    }
+    if (const auto* shares = optional_field(json, "moved_by_container");
+        shares && !shares->is_null()) {
+      require_array(*shares, at + ".moved_by_container");
+      for (std::size_t i = 0; i < shares->size(); ++i) {
+        const std::string share_at = item(at + ".moved_by_container", i);
+        const auto& share = (*shares)[i];
+        require_object(share, share_at);
+        record.moved_shares.push_back(core::MovedShare{
+            read_string(required_field(share, share_at, "id"), child(share_at, "id")),
+            read_node_id(required_field(share, share_at, "to"), child(share_at, "to")),
+            read_bytes(required_field(share, share_at, "bytes"), child(share_at, "bytes"))});
+      }
+    }
+    return true;
+  });
+  if (!numbers) {
+    return numbers.error();
+  }
   auto time = parse_rfc3339(json.at("time").get<std::string>());
   if (!time) {
     return make_error(0, "round " + std::to_string(record.number) + ": " + time.error().message());
@@ -166,22 +205,9 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   record.status = *known_status;
   record.outcome = *known_outcome;
   record.reason = json.value("reason", std::string());
-  if (auto source = json.find("source_node"); source != json.end() && !source->is_null()) {
-    record.source_node = source->get<NodeId>();
-  }
-  record.dest_nodes = json.value("dest_nodes", std::vector<NodeId>{});
   record.containers = json.value("containers", std::vector<std::string>{});
   record.evicted = json.value("evicted", std::vector<std::string>{});
-  record.planned_bytes = json.value("planned_bytes", Bytes{0});
-  record.moved_bytes = json.value("moved_bytes", Bytes{0});
   record.migrated = json.value("migrated", false);
-  if (auto shares = json.find("moved_by_container"); shares != json.end() && !shares->is_null()) {
-    for (const auto& share : shares->get_ref<const nlohmann::json::array_t&>()) {
-      record.moved_shares.push_back(core::MovedShare{share.at("id").get<std::string>(),
-                                                     share.at("to").get<NodeId>(),
-                                                     share.at("bytes").get<Bytes>()});
-    }
-  }
   if (auto report = json.find("report"); report != json.end() && !report->is_null()) {
     auto summary = summary_from_json(*report);
     if (!summary) {

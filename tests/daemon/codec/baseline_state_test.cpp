@@ -72,6 +72,10 @@ TEST(BaselineJson, EveryMalformedPartIsNamed) {
        "baselines.nodes.0: a reading is [unix_ms, ns], got [1,2,3]"},
       {"zero latency", R"({"provider": "probe", "kind": "load_to_use", "nodes": {"0": [[1, 0]]}})",
        "baselines.nodes.0: a latency must be above 0 ns, got 0"},
+      // Found by fuzz_state_journal: milliseconds that overflow a TimePoint's nanoseconds.
+      {"time out of range",
+       R"({"provider": "probe", "kind": "load_to_use", "nodes": {"0": [[17646696000009, 2.5]]}})",
+       "baselines.nodes.0: a reading's time is out of range, got 17646696000009"},
   };
   for (const MalformedCase& c : cases) {
     auto parsed = baselines_from_json(nlohmann::json::parse(c.json));
