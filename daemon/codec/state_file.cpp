@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "base/time.hpp"
-#include "daemon/codec/atomic_file.hpp"
 #include "daemon/codec/effect_json.hpp"
 #include "daemon/codec/json_reader.hpp"
 #include "daemon/codec/snapshot_json.hpp"
@@ -314,7 +313,7 @@ LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
 
 Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
                   const SavedBaselines* baselines) {
-  return write_file_atomically(file, journal_text(rounds, baselines));
+  return StateJournal(file).compact(rounds, baselines);
 }
 
 }  // namespace nb::codec
