@@ -11,6 +11,7 @@
 #   NB_VM_TIMEOUT_SCALE=N     multiply every guest's timeout (slow machines)
 #   NB_VM_BOOT_DEADLINE_S=N   seconds a guest has to reach /init before it is booted again, once
 #                             (default 120 times the scale)
+#   NB_VM_TCG_THREAD=single   run each guest's vCPUs on one host thread (default multi; see README)
 # Installs nothing (scripts/setup.sh --tests does). Downloads are cached in tests/vm/cache/.
 # Prints one line per check and "N passed, M failed"; exits non-zero on any failure, including a
 # guest that did not boot or did not finish.
