@@ -6,11 +6,6 @@
 namespace nb::actuator {
 namespace {
 
-double rate_of(Bytes bytes, Nanoseconds elapsed) {
-  double seconds = std::chrono::duration<double>(elapsed).count();
-  return seconds > 0 ? static_cast<double>(bytes) / static_cast<double>(kMiB) / seconds : 0;
-}
-
 template <typename Item, typename Value>
 Value sum_of(const std::vector<Item>& items, Value (Item::*member)() const) {
   Value total{};
@@ -27,6 +22,11 @@ void add_into(std::map<NodeId, Bytes>& total, const std::map<NodeId, Bytes>& par
 }
 
 }  // namespace
+
+double rate_mib_per_s(Bytes bytes, Nanoseconds elapsed) {
+  double seconds = std::chrono::duration<double>(elapsed).count();
+  return seconds > 0 ? static_cast<double>(bytes) / static_cast<double>(kMiB) / seconds : 0;
+}
 
 OutcomeCounts& OutcomeCounts::operator+=(const OutcomeCounts& o) {
   moved += o.moved;
@@ -57,6 +57,17 @@ std::string_view to_string(StopReason reason) {
   return "unknown";
 }
 
+std::optional<StopReason> parse_stop_reason(std::string_view name) {
+  for (StopReason reason :
+       {StopReason::completed, StopReason::budget_met, StopReason::cancelled, StopReason::deadline,
+        StopReason::no_destination, StopReason::nothing_to_move}) {
+    if (to_string(reason) == name) {
+      return reason;
+    }
+  }
+  return std::nullopt;
+}
+
 Bytes ProcessReport::bytes_moved() const {
   Bytes total = 0;
   for (const auto& [node, bytes] : bytes_moved_to) {
@@ -66,7 +77,7 @@ Bytes ProcessReport::bytes_moved() const {
 }
 
 double ProcessReport::rate_mib_per_s() const {
-  return rate_of(bytes_moved(), elapsed);
+  return actuator::rate_mib_per_s(bytes_moved(), elapsed);
 }
 
 Bytes ContainerReport::bytes_moved() const {
@@ -130,7 +141,7 @@ Nanoseconds ContainerReport::longest_call() const {
 }
 
 double ContainerReport::rate_mib_per_s() const {
-  return rate_of(bytes_moved(), elapsed);
+  return actuator::rate_mib_per_s(bytes_moved(), elapsed);
 }
 
 Bytes MigrationReport::bytes_moved() const {
@@ -204,7 +215,7 @@ Nanoseconds MigrationReport::longest_call() const {
 }
 
 double MigrationReport::rate_mib_per_s() const {
-  return rate_of(bytes_moved(), elapsed);
+  return actuator::rate_mib_per_s(bytes_moved(), elapsed);
 }
 
 std::string hint_for(int code) {

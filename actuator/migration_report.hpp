@@ -40,6 +40,10 @@ enum class StopReason {
   nothing_to_move,  // nothing on the source node
 };
 std::string_view to_string(StopReason reason);
+std::optional<StopReason> parse_stop_reason(std::string_view name);
+
+// MiB per second; 0 for no time.
+double rate_mib_per_s(Bytes bytes, Nanoseconds elapsed);
 
 struct ProcessReport {
   int pid = 0;

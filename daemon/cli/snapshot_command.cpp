@@ -46,7 +46,7 @@ int run_snapshot(const SnapshotOptions& options, const GlobalOptions& global) {
   auto contents = codec::read_state_contents(state_file);
   std::optional<codec::SavedBaselines> learned;
   if (contents) {
-    history = codec::to_history(contents->rounds);
+    history = rounds::to_history(contents->rounds);
     learned = std::move(contents->baselines);
     if (contents->baselines_dropped) {
       std::cerr << "numabalancerd snapshot: ignoring the learned baselines in "

@@ -11,18 +11,18 @@ namespace nb::codec {
 using nlohmann::json;
 
 // Each entry is a view of the round's one encoding, with what the entry adds.
-json audit_round_entry(const RoundRecord& record, const core::Decision* decision) {
+json audit_round_entry(const rounds::RoundRecord& record, const core::Decision* decision) {
   json entry = round_fields(record, {"time", "trigger", "outcome", "reason"});
   entry["kind"] = "round";
   entry["round"] = record.number;
   entry["decision"] = decision != nullptr ? to_json(*decision) : json();
-  if (record.outcome != RoundOutcome::started) {
+  if (record.outcome != rounds::RoundOutcome::started) {
     entry["acted"] = false;
   }
   return entry;
 }
 
-json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
+json audit_job_entry(TimePoint finished, std::uint64_t job_id, const rounds::RoundRecord& record,
                      const actuator::MigrationReport* report) {
   json entry = round_fields(
       record, {"trigger", "outcome", "source_node", "dest_nodes", "moved_bytes", "evicted"});
@@ -30,17 +30,18 @@ json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord
   entry["kind"] = "job";
   entry["job"] = job_id;
   entry["round"] = record.number;
-  entry["error"] = record.outcome == RoundOutcome::failed ? json(record.reason) : json();
+  entry["error"] = record.outcome == rounds::RoundOutcome::failed ? json(record.reason) : json();
   entry["report"] = report != nullptr ? to_json(*report) : json();
   return entry;
 }
 
-json audit_effect_entry(TimePoint measured, const RoundRecord& record) {
+json audit_effect_entry(TimePoint measured, const rounds::RoundRecord& record) {
   json entry = round_fields(record, {"source_node", "dest_nodes", "effect", "effect_reason"});
   entry["time"] = format_rfc3339(measured);
   entry["kind"] = "effect";
   entry["round"] = record.number;
-  entry["result"] = effect_result(record);
+  const auto result = rounds::effect_result(record);
+  entry["result"] = result ? to_string(*result) : "";
   entry.emplace("effect", nullptr);
   return entry;
 }

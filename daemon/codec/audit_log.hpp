@@ -37,11 +37,12 @@
 
 namespace nb::codec {
 
-nlohmann::json audit_round_entry(const RoundRecord& record, const core::Decision* decision);
-nlohmann::json audit_job_entry(TimePoint finished, std::uint64_t job_id, const RoundRecord& record,
+nlohmann::json audit_round_entry(const rounds::RoundRecord& record, const core::Decision* decision);
+nlohmann::json audit_job_entry(TimePoint finished, std::uint64_t job_id,
+                               const rounds::RoundRecord& record,
                                const actuator::MigrationReport* report);
 
-nlohmann::json audit_effect_entry(TimePoint measured, const RoundRecord& record);
+nlohmann::json audit_effect_entry(TimePoint measured, const rounds::RoundRecord& record);
 
 // A state-changing command and who asked: the trail an operator reads to learn who paused the
 // daemon or started a migration.

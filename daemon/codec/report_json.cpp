@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <string>
-#include <vector>
 
 namespace nb::codec {
 namespace {
@@ -44,44 +43,33 @@ json process_json(const actuator::ProcessReport& process) {
               {"bytes_moved_accessed", process.bytes_moved_accessed}};
 }
 
-// Over the limit, the processes with the most bytes on the source are kept (ties in walk order).
-std::vector<const actuator::ProcessReport*> kept_processes(
-    const actuator::ContainerReport& container, std::size_t limit) {
-  std::vector<const actuator::ProcessReport*> kept;
-  for (const auto& process : container.processes) {
-    kept.push_back(&process);
-  }
-  if (kept.size() > limit) {
-    std::stable_sort(kept.begin(), kept.end(), [](const auto* a, const auto* b) {
-      return a->bytes_on_source > b->bytes_on_source;
-    });
-    kept.resize(limit);
-  }
-  return kept;
+// The totals of a container or of the whole report: the keys they share.
+void write_totals(const rounds::MoveTotals& totals, json& out) {
+  out["pages_scanned"] = totals.pages_scanned;
+  out["bytes_on_source"] = totals.bytes_on_source;
+  out["bytes_moved"] = totals.bytes_moved();
+  out["bytes_moved_to"] = bytes_by_node(totals.bytes_moved_to);
+  out["outcomes"] = to_json(totals.outcomes);
+  out["syscalls"] = totals.syscalls;
+  out["longest_call_ms"] = milliseconds(totals.longest_call);
+  out["elapsed_ms"] = milliseconds(totals.elapsed);
+  out["rate_mib_per_s"] = totals.rate_mib_per_s();
 }
 
-json container_json(const actuator::ContainerReport& container, std::size_t process_limit) {
+json container_json(const rounds::KeptContainer& container) {
   json processes = json::array();
-  for (const auto* process : kept_processes(container, process_limit)) {
-    processes.push_back(process_json(*process));
+  for (const auto& process : container.processes) {
+    processes.push_back(process_json(process));
   }
   json out{{"id", container.id},
            {"cgroup",
             container.cgroup_dir.empty() ? json(nullptr) : json(container.cgroup_dir.string())},
            {"budget", optional_bytes(container.budget)},
-           {"pages_scanned", container.pages_scanned()},
-           {"bytes_on_source", container.bytes_on_source()},
-           {"bytes_moved", container.bytes_moved()},
-           {"bytes_moved_to", bytes_by_node(container.bytes_moved_to())},
-           {"bytes_already_on_destination", container.bytes_already_on_destination()},
-           {"outcomes", to_json(container.outcomes())},
-           {"syscalls", container.syscalls()},
-           {"longest_call_ms", milliseconds(container.longest_call())},
-           {"elapsed_ms", milliseconds(container.elapsed)},
-           {"rate_mib_per_s", container.rate_mib_per_s()},
-           {"processes", processes}};
-  if (container.processes.size() > process_limit) {
-    out["processes_omitted"] = container.processes.size() - process_limit;
+           {"bytes_already_on_destination", container.totals.bytes_already_on_destination}};
+  write_totals(container.totals, out);
+  out["processes"] = std::move(processes);
+  if (container.processes_omitted > 0) {
+    out["processes_omitted"] = container.processes_omitted;
   }
   return out;
 }
@@ -118,13 +106,17 @@ json error_in_summary(const actuator::ReportError& error) {
 }
 
 json to_json(const actuator::MigrationReport& report) {
-  return to_json(report, std::numeric_limits<std::size_t>::max());
+  return to_json(rounds::keep_busiest(report, std::numeric_limits<std::size_t>::max()));
 }
 
 json to_json(const actuator::MigrationReport& report, std::size_t processes_per_container) {
+  return to_json(rounds::keep_busiest(report, processes_per_container));
+}
+
+json to_json(const rounds::KeptReport& report) {
   json containers = json::array();
   for (const auto& container : report.containers) {
-    containers.push_back(container_json(container, processes_per_container));
+    containers.push_back(container_json(container));
   }
   json dropped = json::array();
   for (const auto& destination : report.dropped_destinations) {
@@ -145,28 +137,20 @@ json to_json(const actuator::MigrationReport& report, std::size_t processes_per_
       // A dry run moves nothing, so it claims no threshold: null, and what it would move.
       {"threshold_met", report.dry_run ? json() : json(report.threshold_met)},
       {"stop_reason", std::string(actuator::to_string(report.stop_reason))},
-      {"bytes_moved", report.bytes_moved()},
       {"bytes_placed", report.bytes_placed()},
-      {"bytes_on_source", report.bytes_on_source()},
-      {"bytes_moved_to", bytes_by_node(report.bytes_moved_to())},
-      {"outcomes", to_json(report.outcomes())},
-      {"pages_scanned", report.pages_scanned()},
-      {"syscalls", report.syscalls()},
-      {"longest_call_ms", milliseconds(report.longest_call())},
-      {"elapsed_ms", milliseconds(report.elapsed)},
-      {"rate_mib_per_s", report.rate_mib_per_s()},
       {"page_order", std::string(actuator::to_string(report.page_order))},
       {"page_order_fallback",
        report.page_order_fallback.empty() ? json(nullptr) : json(report.page_order_fallback)},
       {"hotness_window_ms", milliseconds(report.hotness_cost)},
-      {"bytes_moved_accessed", report.bytes_moved_accessed()},
-      {"bytes_moved_not_accessed", report.bytes_moved_not_accessed()},
+      {"bytes_moved_accessed", report.bytes_moved_accessed},
+      {"bytes_moved_not_accessed", report.bytes_moved_not_accessed},
       {"vanished_pids", report.vanished_pids},
       {"dropped_destinations", dropped},
       {"errors", errors},
       {"containers", containers}};
+  write_totals(report.totals, document);
   if (report.dry_run) {
-    document["would_move_bytes"] = std::min(report.bytes_on_source(), report.goal);
+    document["would_move_bytes"] = std::min(report.totals.bytes_on_source, report.goal);
   }
   return document;
 }

@@ -18,6 +18,8 @@
 
 #include "actuator/migration_job.hpp"
 #include "actuator/migration_report.hpp"
+#include "base/result.hpp"
+#include "daemon/rounds/kept_report.hpp"
 
 namespace nb::codec {
 
@@ -28,6 +30,10 @@ nlohmann::json to_json(const actuator::MigrationReport& report);
 // without bound.
 nlohmann::json to_json(const actuator::MigrationReport& report,
                        std::size_t processes_per_container);
+// The one encoder of the shape above; the two above keep processes and encode through it.
+nlohmann::json to_json(const rounds::KeptReport& report);
+// Reads what to_json(KeptReport) wrote (kept_report_reader.cpp).
+Result<rounds::KeptReport> kept_report_from_json(const nlohmann::json& json);
 nlohmann::json to_json(const actuator::JobProgress& progress);
 nlohmann::json to_json(const actuator::OutcomeCounts& counts);
 

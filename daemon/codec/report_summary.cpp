@@ -1,6 +1,5 @@
 #include "daemon/codec/report_summary.hpp"
 
-#include <array>
 #include <chrono>
 #include <string>
 
@@ -10,25 +9,6 @@ namespace nb::codec {
 namespace {
 
 using nlohmann::json;
-
-double milliseconds(std::chrono::nanoseconds value) {
-  return std::chrono::duration<double, std::milli>(value).count();
-}
-
-constexpr std::array kStopReasons = {
-    actuator::StopReason::completed,      actuator::StopReason::budget_met,
-    actuator::StopReason::cancelled,      actuator::StopReason::deadline,
-    actuator::StopReason::no_destination, actuator::StopReason::nothing_to_move,
-};
-
-Result<actuator::StopReason> stop_reason_from(const std::string& name) {
-  for (actuator::StopReason reason : kStopReasons) {
-    if (actuator::to_string(reason) == name) {
-      return reason;
-    }
-  }
-  return make_error(0, "unknown stop_reason \"" + name + "\"");
-}
 
 json bytes_by_node(const std::map<NodeId, Bytes>& bytes) {
   json object = json::object();
@@ -72,32 +52,7 @@ actuator::ReportError error_from(const json& object) {
 
 }  // namespace
 
-ReportSummary summarize(const actuator::MigrationReport& report) {
-  return ReportSummary{
-      .source_node = report.source_node,
-      .dest_nodes = report.dest_nodes,
-      .dry_run = report.dry_run,
-      .budget = report.budget,
-      .goal = report.goal,
-      .threshold = report.threshold,
-      .threshold_met = report.threshold_met,
-      .stop_reason = report.stop_reason,
-      .bytes_moved = report.bytes_moved(),
-      .bytes_placed = report.bytes_placed(),
-      .bytes_on_source = report.bytes_on_source(),
-      .bytes_moved_to = report.bytes_moved_to(),
-      .outcomes = report.outcomes(),
-      .containers = report.containers.size(),
-      .vanished_pids = report.vanished_pids.size(),
-      .syscalls = report.syscalls(),
-      .longest_call_ms = milliseconds(report.longest_call()),
-      .elapsed_ms = milliseconds(report.elapsed),
-      .rate_mib_per_s = report.rate_mib_per_s(),
-      .errors = report.errors,
-  };
-}
-
-json to_json(const ReportSummary& summary) {
+json to_json(const rounds::ReportSummary& summary) {
   json errors = json::array();
   for (const actuator::ReportError& error : summary.errors) {
     errors.push_back(error_in_summary(error));
@@ -126,11 +81,11 @@ json to_json(const ReportSummary& summary) {
   };
 }
 
-Result<ReportSummary> summary_from_json(const json& object) try {
+Result<rounds::ReportSummary> summary_from_json(const json& object) try {
   if (!object.is_object()) {
     return make_error(0, "a report summary is not a JSON object");
   }
-  ReportSummary summary;
+  rounds::ReportSummary summary;
   summary.source_node = object.value("source_node", NodeId{0});
   summary.dest_nodes = object.value("dest_nodes", std::vector<NodeId>{});
   summary.dry_run = object.value("dry_run", false);
@@ -138,9 +93,10 @@ Result<ReportSummary> summary_from_json(const json& object) try {
   summary.goal = object.value("goal", Bytes{0});
   summary.threshold = object.value("threshold", 0.0);
   summary.threshold_met = object.value("threshold_met", json()) == true;
-  auto stop_reason = stop_reason_from(object.value("stop_reason", std::string("completed")));
+  const std::string stop = object.value("stop_reason", std::string("completed"));
+  auto stop_reason = actuator::parse_stop_reason(stop);
   if (!stop_reason) {
-    return stop_reason.error();
+    return make_error(0, "unknown stop_reason \"" + stop + "\"");
   }
   summary.stop_reason = *stop_reason;
   summary.bytes_moved = object.value("bytes_moved", Bytes{0});

@@ -10,10 +10,14 @@
 #include "base/time.hpp"
 #include "daemon/codec/effect_json.hpp"
 #include "daemon/codec/json_reader.hpp"
+#include "daemon/codec/report_json.hpp"
+#include "daemon/codec/report_summary.hpp"
 #include "daemon/codec/snapshot_json.hpp"
 #include "daemon/codec/state_journal.hpp"
 
 namespace nb::codec {
+
+using rounds::RoundRecord;
 
 namespace {
 
@@ -50,7 +54,7 @@ nlohmann::json node_numbers(const std::map<NodeId, double>& numbers) {
   return out;
 }
 
-void write_effect(const RoundRecord& record, nlohmann::json& out) {
+void write_effect(const rounds::RoundRecord& record, nlohmann::json& out) {
   if (!record.latencies_before.empty()) {
     out["latencies_before"] = node_numbers(record.latencies_before);
   }
@@ -71,7 +75,7 @@ void write_effect(const RoundRecord& record, nlohmann::json& out) {
 }
 
 // The effect's fields of a round, written by write_effect; "effect_pending" is derived, not read.
-Result<bool> read_effect(const nlohmann::json& json, RoundRecord& record) {
+Result<bool> read_effect(const nlohmann::json& json, rounds::RoundRecord& record) {
   const std::string path = "round " + std::to_string(record.number);
   return json_reader::catching([&] {
     read_node_numbers(json, path, "latencies_before", record.latencies_before);
@@ -91,14 +95,7 @@ Result<bool> read_effect(const nlohmann::json& json, RoundRecord& record) {
 
 }  // namespace
 
-std::string_view effect_result(const RoundRecord& record) {
-  if (record.effect) {
-    return record.effect->effect.improved ? "improved" : "not_improved";
-  }
-  return record.effect_reason.empty() ? "" : "unknown";
-}
-
-nlohmann::json to_json(const RoundRecord& record, RoundView view) {
+nlohmann::json to_json(const rounds::RoundRecord& record, RoundView view) {
   nlohmann::json out{
       {"number", record.number},
       {"time", format_rfc3339(record.time)},
@@ -124,14 +121,15 @@ nlohmann::json to_json(const RoundRecord& record, RoundView view) {
   if (record.report) {
     out["report"] = to_json(*record.report);
   }
-  if (!record.full_report.is_null() && view == RoundView::whole) {
-    out["full_report"] = record.full_report;
+  if (record.full_report && view == RoundView::whole) {
+    out["full_report"] = to_json(*record.full_report);
   }
   write_effect(record, out);
   return out;
 }
 
-nlohmann::json round_fields(const RoundRecord& record, std::initializer_list<const char*> names) {
+nlohmann::json round_fields(const rounds::RoundRecord& record,
+                            std::initializer_list<const char*> names) {
   const nlohmann::json whole = to_json(record, RoundView::without_full_report);
   nlohmann::json fields = nlohmann::json::object();
   for (const char* name : names) {
@@ -142,11 +140,11 @@ nlohmann::json round_fields(const RoundRecord& record, std::initializer_list<con
   return fields;
 }
 
-Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
+Result<rounds::RoundRecord> record_from_json(const nlohmann::json& json) try {
   if (!json.is_object()) {
     return make_error(0, "a round is not a JSON object");
   }
-  RoundRecord record;
+  rounds::RoundRecord record;
   // Numbers go through json_reader, which checks their type and range: a float out of an
   // integer's range (1e35 bytes) is an error naming the field, never a conversion's UB.
   auto numbers = json_reader::catching([&] {
@@ -195,8 +193,8 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   record.trigger = json.value("trigger", std::string());
   const std::string status = json.value("status", std::string());
   const std::string outcome = json.value("outcome", std::string());
-  auto known_status = round_status_named(status);
-  auto known_outcome = round_outcome_named(outcome);
+  auto known_status = rounds::round_status_named(status);
+  auto known_outcome = rounds::round_outcome_named(outcome);
   if (!known_status || !known_outcome) {
     return make_error(0, "round " + std::to_string(record.number) + ": unknown " +
                              (known_status ? "outcome \"" + outcome : "status \"" + status) + "\"");
@@ -215,7 +213,14 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
     }
     record.report = std::move(summary).value();
   }
-  record.full_report = json.value("full_report", nlohmann::json());
+  if (auto full = json.find("full_report"); full != json.end() && !full->is_null()) {
+    auto kept = kept_report_from_json(*full);
+    if (!kept) {
+      return make_error(0,
+                        "round " + std::to_string(record.number) + ": " + kept.error().message());
+    }
+    record.full_report = std::move(kept).value();
+  }
   if (auto effect = read_effect(json, record); !effect) {
     return effect.error();
   }
@@ -224,53 +229,7 @@ Result<RoundRecord> record_from_json(const nlohmann::json& json) try {
   return make_error(0, std::string("a round is malformed: ") + e.what());
 }
 
-std::vector<std::uint64_t> keep_newest_full_reports(std::vector<RoundRecord>& rounds,
-                                                    std::size_t count) {
-  std::vector<std::uint64_t> cleared;
-  std::size_t kept = 0;
-  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
-    if (it->full_report.is_null()) {
-      continue;
-    }
-    if (kept < count) {
-      ++kept;
-    } else {
-      it->full_report = nullptr;
-      cleared.push_back(it->number);
-    }
-  }
-  return cleared;
-}
-
-std::optional<core::Round> history_entry(const RoundRecord& record) {
-  if (!record.acted()) {
-    return std::nullopt;
-  }
-  std::optional<core::RoundEffect> effect;
-  if (record.effect) {
-    effect = record.effect->effect;
-  }
-  return core::Round{record.time,
-                     record.source_node,
-                     record.dest_nodes,
-                     record.migrated,
-                     !record.evicted.empty(),
-                     effect,
-                     record.effect_pending(),
-                     record.moved_shares};
-}
-
-core::History to_history(const std::vector<RoundRecord>& records) {
-  core::History history;
-  for (const auto& record : records) {
-    if (auto entry = history_entry(record)) {
-      history.push_back(std::move(*entry));
-    }
-  }
-  return history;
-}
-
-Result<std::vector<RoundRecord>> read_state(const std::filesystem::path& file) {
+Result<std::vector<rounds::RoundRecord>> read_state(const std::filesystem::path& file) {
   auto contents = read_state_contents(file);
   if (!contents) {
     return contents.error();
@@ -311,7 +270,7 @@ LoadedState load_state(const std::filesystem::path& file, TimePoint now) {
   return {.contents = {}, .set_aside = std::move(set_aside)};
 }
 
-Status save_state(const std::filesystem::path& file, const std::vector<RoundRecord>& rounds,
+Status save_state(const std::filesystem::path& file, const std::vector<rounds::RoundRecord>& rounds,
                   const SavedBaselines* baselines) {
   return StateJournal(file).compact(rounds, baselines);
 }

@@ -40,7 +40,7 @@ void add_readings(std::optional<SavedBaselines>& baselines, SavedBaselines added
 // The rounds in the order they were first written; a later line for a number replaces the round.
 class RoundsByNumber {
  public:
-  void put(RoundRecord record) {
+  void put(rounds::RoundRecord record) {
     auto [at, inserted] = index_.emplace(record.number, rounds_.size());
     if (inserted) {
       rounds_.push_back(std::move(record));
@@ -48,10 +48,10 @@ class RoundsByNumber {
       rounds_[at->second] = std::move(record);
     }
   }
-  std::vector<RoundRecord> take() { return std::move(rounds_); }
+  std::vector<rounds::RoundRecord> take() { return std::move(rounds_); }
 
  private:
-  std::vector<RoundRecord> rounds_;
+  std::vector<rounds::RoundRecord> rounds_;
   std::map<std::uint64_t, std::size_t> index_;
 };
 
@@ -168,9 +168,10 @@ Result<StateContents> read_whole_document(std::string_view text) {
   return contents;
 }
 
-std::string journal_text(const std::vector<RoundRecord>& rounds, const SavedBaselines* baselines) {
+std::string journal_text(const std::vector<rounds::RoundRecord>& rounds,
+                         const SavedBaselines* baselines) {
   std::string text = header_line();
-  for (const RoundRecord& record : rounds) {
+  for (const rounds::RoundRecord& record : rounds) {
     text += line_of(json{{"round", to_json(record)}});
   }
   if (baselines != nullptr && !baselines->readings.empty()) {
@@ -179,7 +180,7 @@ std::string journal_text(const std::vector<RoundRecord>& rounds, const SavedBase
   return text;
 }
 
-Status StateJournal::compact(const std::vector<RoundRecord>& rounds,
+Status StateJournal::compact(const std::vector<rounds::RoundRecord>& rounds,
                              const SavedBaselines* baselines) {
   const std::string text = journal_text(rounds, baselines);
   if (auto written = write_file_atomically(file_, text); !written) {
@@ -193,7 +194,7 @@ Status StateJournal::compact(const std::vector<RoundRecord>& rounds,
   return Ok{};
 }
 
-Status StateJournal::append(const RoundRecord& record, Sync sync) {
+Status StateJournal::append(const rounds::RoundRecord& record, Sync sync) {
   return append_line(line_of(json{{"round", to_json(record)}}), sync);
 }
 

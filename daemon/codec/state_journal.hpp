@@ -29,7 +29,8 @@ Result<StateContents> read_journal(std::string_view text);
 Result<StateContents> read_whole_document(std::string_view text);
 
 // The compacted journal of `rounds` and `baselines`.
-std::string journal_text(const std::vector<RoundRecord>& rounds, const SavedBaselines* baselines);
+std::string journal_text(const std::vector<rounds::RoundRecord>& rounds,
+                         const SavedBaselines* baselines);
 
 // Appends to a journal that a compaction wrote. A failed append may leave a torn line, after which
 // nothing more may be appended: compaction_due() says so until the next compaction.
@@ -43,8 +44,8 @@ class StateJournal {
   enum class Sync { no, yes };
 
   // Written anew: write-temp, fsync, rename.
-  Status compact(const std::vector<RoundRecord>& rounds, const SavedBaselines* baselines);
-  Status append(const RoundRecord& record, Sync sync);
+  Status compact(const std::vector<rounds::RoundRecord>& rounds, const SavedBaselines* baselines);
+  Status append(const rounds::RoundRecord& record, Sync sync);
   Status append_baselines(const SavedBaselines& added);
   // Appends since the last compaction outweigh what it wrote (at least kCompactionFloor), or an
   // append failed, or nothing was compacted yet.

@@ -168,7 +168,7 @@ void Daemon::arm_signals() {
   });
 }
 
-codec::RoundRecord Daemon::begin_round(std::string trigger) {
+rounds::RoundRecord Daemon::begin_round(std::string trigger) {
   if (state_.scanning) {
     spdlog::debug("round {} is still reading the host; the {} request joins it",
                   state_.scanning->number, trigger);
@@ -189,7 +189,7 @@ void Daemon::on_scan_done(Result<host::HostScan> scanned) {
   if (state_.stopping) {
     return;  // nothing starts once the daemon is stopping
   }
-  const codec::RoundRecord started = record;
+  const rounds::RoundRecord started = record;
   auto failure = run_contained(Activity::round, state_.counters,
                                [&] { finish_round(std::move(record), std::move(scanned)); });
   if (failure && state_.engine.find(started.number) == nullptr) {
@@ -199,8 +199,8 @@ void Daemon::on_scan_done(Result<host::HostScan> scanned) {
   }
 }
 
-codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::HostScan> scanned,
-                                        std::string_view failed_while) {
+rounds::RoundRecord Daemon::finish_round(rounds::RoundRecord record, Result<host::HostScan> scanned,
+                                         std::string_view failed_while) {
   const TimePoint now = record.time;
   std::vector<std::uint64_t> changed;
   if (!scanned) {
@@ -224,15 +224,16 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
                                        .note = [&](const core::Decision& decision) {
                                          return state_.baselines.learning_note(decision, snapshot);
                                        }});
-    for (const codec::RoundRecord& measured : round.effects) {
-      ++state_.counters.effects[effect_result_of(measured)];
+    for (const rounds::RoundRecord& measured : round.effects) {
+      ++state_.counters
+            .effects[rounds::effect_result(measured).value_or(rounds::EffectResult::unknown)];
       log_effect(measured);
       audit_log_.append(state_.config.export_,
                         [&] { return codec::audit_effect_entry(snapshot.time, measured); });
       changed.push_back(measured.number);
     }
     policy_failures_.note(policy_failure(round.decision));
-    if (round.record.outcome == codec::RoundOutcome::deferred) {
+    if (round.record.outcome == rounds::RoundOutcome::deferred) {
       spdlog::warn("round {}: decision deferred, job {} still running", round.record.number,
                    job_->id);
     }
@@ -243,11 +244,11 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
     state_.last_decision = std::move(round.decision);
   }
   ++state_.counters.rounds[record.outcome];
-  if (record.outcome != codec::RoundOutcome::none) {
+  if (record.outcome != rounds::RoundOutcome::none) {
     changed.push_back(record.number);
   }
   save_rounds(changed, now);
-  if (record.outcome != codec::RoundOutcome::none) {
+  if (record.outcome != rounds::RoundOutcome::none) {
     audit_log_.append(state_.config.export_, [&] {
       return codec::audit_round_entry(record, scanned ? &*state_.last_decision : nullptr);
     });
@@ -264,9 +265,9 @@ codec::RoundRecord Daemon::finish_round(codec::RoundRecord record, Result<host::
 }
 
 void Daemon::save_rounds(const std::vector<std::uint64_t>& changed, TimePoint now) {
-  std::vector<const codec::RoundRecord*> records;
+  std::vector<const rounds::RoundRecord*> records;
   for (std::uint64_t number : changed) {
-    if (const codec::RoundRecord* record = state_.engine.find(number)) {
+    if (const rounds::RoundRecord* record = state_.engine.find(number)) {
       records.push_back(record);
     }
   }
@@ -281,7 +282,7 @@ void Daemon::write_textfile() {
                   metrics_text(state_, job_ ? std::optional(job_->progress) : std::nullopt));
 }
 
-void Daemon::start_round_job(const core::Decision& decision, const codec::RoundRecord& record,
+void Daemon::start_round_job(const core::Decision& decision, const rounds::RoundRecord& record,
                              RoundJobPlan plan) {
   auto options = daemon_job_options(state_.config);
   options.source_node = *decision.source_node;
@@ -370,8 +371,8 @@ void Daemon::finish_job(const RunningJob& job, JobResult& result) {
   if (result.report) {
     state_.counters.add_report(*result.report);
   }
-  const codec::RoundRecord& record = ended.record;
-  spdlog::info("job {} finished: {}, {} bytes moved", job.id, codec::to_string(record.outcome),
+  const rounds::RoundRecord& record = ended.record;
+  spdlog::info("job {} finished: {}, {} bytes moved", job.id, rounds::to_string(record.outcome),
                record.moved_bytes);
   if (state_.last_round && state_.last_round->number == record.number) {
     state_.last_round = record;

@@ -19,12 +19,11 @@
 #include "base/result.hpp"
 #include "core/decision.hpp"
 #include "core/history.hpp"
-#include "daemon/codec/snapshot_json.hpp"
-#include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/eviction/registry.hpp"
 #include "daemon/host/host_scan.hpp"
+#include "daemon/rounds/round_record.hpp"
 #include "daemon/service/admin/admin_server.hpp"
 #include "daemon/service/admin/command_table.hpp"
 #include "daemon/service/admin/daemon_view.hpp"
@@ -107,7 +106,7 @@ class Daemon final : private DaemonView {
   std::size_t clients() const override { return server_ ? server_->connections() : 0; }
   void set_paused(bool paused) override { state_.paused = paused; }
   void set_dry_run(bool enabled) override { state_.dry_run = enabled; }
-  codec::RoundRecord begin_round(std::string trigger) override;
+  rounds::RoundRecord begin_round(std::string trigger) override;
   ReloadResult reload() override;
   void cancel_job() override;
   ManualJobStarted start_manual_job(actuator::MigrationTarget target,
@@ -124,9 +123,9 @@ class Daemon final : private DaemonView {
   void on_scan_done(Result<host::HostScan> scanned);
   // A round whose scan failed, or (via on_scan_done) whose finishing threw, is a failed round:
   // its reason starts with `failed_while`.
-  codec::RoundRecord finish_round(codec::RoundRecord record, Result<host::HostScan> scanned,
-                                  std::string_view failed_while = "reading the host failed");
-  void start_round_job(const core::Decision& decision, const codec::RoundRecord& record,
+  rounds::RoundRecord finish_round(rounds::RoundRecord record, Result<host::HostScan> scanned,
+                                   std::string_view failed_while = "reading the host failed");
+  void start_round_job(const core::Decision& decision, const rounds::RoundRecord& record,
                        RoundJobPlan plan);
   // The kept rounds numbered `changed` go to the state file (a number no longer kept is skipped).
   void save_rounds(const std::vector<std::uint64_t>& changed, TimePoint now);

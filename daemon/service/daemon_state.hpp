@@ -9,10 +9,9 @@
 #include "base/units.hpp"
 #include "core/decision.hpp"
 #include "core/history.hpp"
-#include "daemon/codec/snapshot_json.hpp"
-#include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/host/host_scan.hpp"
+#include "daemon/rounds/round_record.hpp"
 #include "daemon/service/export/metrics_export.hpp"
 #include "daemon/service/node_baselines.hpp"
 #include "daemon/service/round_engine.hpp"
@@ -27,8 +26,8 @@ struct DaemonState {
   bool stopping = false;
   TimePoint started;
   RoundEngine engine;  // the kept rounds, the policy's history, the deferred round
-  std::optional<codec::RoundRecord> last_round;
-  std::optional<codec::RoundRecord> scanning;  // the round whose host scan is running
+  std::optional<rounds::RoundRecord> last_round;
+  std::optional<rounds::RoundRecord> scanning;  // the round whose host scan is running
   std::optional<host::HostScan> last_scan;
   core::PolicyConfig last_scan_policy;  // the [policy] the last scan was decided with
   std::optional<core::Decision> last_decision;

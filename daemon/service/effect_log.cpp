@@ -6,7 +6,7 @@
 
 namespace nb::service {
 
-void log_effect(const codec::RoundRecord& record) {
+void log_effect(const rounds::RoundRecord& record) {
   if (!record.effect) {
     spdlog::info("round {}: no effect measured: {}", record.number, record.effect_reason);
     return;
@@ -18,13 +18,6 @@ void log_effect(const codec::RoundRecord& record) {
                format_number(effect.gap_before), format_number(effect.gap_after),
                format_bytes(static_cast<double>(record.effect->bytes_moved)),
                record.source_node.value_or(-1));
-}
-
-EffectResult effect_result_of(const codec::RoundRecord& record) {
-  if (!record.effect) {
-    return EffectResult::unknown;
-  }
-  return record.effect->effect.improved ? EffectResult::improved : EffectResult::not_improved;
 }
 
 }  // namespace nb::service

@@ -25,14 +25,14 @@ json newest(std::vector<T>& items, std::size_t limit, ToJson to_json) {
 
 }  // namespace
 
-json history_round_json(const codec::RoundRecord& record) {
+json history_round_json(const rounds::RoundRecord& record) {
   json round = codec::to_json(record);
   round["acted"] = record.acted();
   return round;
 }
 
 CommandOutcome history_since(const json& args, const config::ExportConfig& config,
-                             const std::vector<codec::RoundRecord>& rounds, TimePoint now) {
+                             const std::vector<rounds::RoundRecord>& rounds, TimePoint now) {
   auto text = args.find("since");
   if (text == args.end() || !text->is_string()) {
     return bad_request("\"since\" must be a duration (\"2h\") or an RFC 3339 time");
@@ -48,14 +48,14 @@ CommandOutcome history_since(const json& args, const config::ExportConfig& confi
   std::size_t limit = read_limit->value_or(SIZE_MAX);
   json result{{"since", format_rfc3339(*since)}};
   if (config.audit_log.empty()) {
-    std::vector<const codec::RoundRecord*> kept;
+    std::vector<const rounds::RoundRecord*> kept;
     for (const auto& record : rounds) {
       if (record.time >= *since) {
         kept.push_back(&record);
       }
     }
     json list =
-        newest(kept, limit, [](const codec::RoundRecord* r) { return history_round_json(*r); });
+        newest(kept, limit, [](const rounds::RoundRecord* r) { return history_round_json(*r); });
     result["rounds"] = std::move(list);
     return result;
   }

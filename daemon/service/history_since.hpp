@@ -23,9 +23,9 @@ inline constexpr std::size_t kHistoryReadBytes = 4 * 1024 * 1024;
 // A kept round as `history` lists it: the record and whether it acted (moved or evicted), so that
 // a failed, paused or dry-run round reads as one that did nothing. The state file, which must
 // read back the same, leaves the derived "acted" out.
-nlohmann::json history_round_json(const codec::RoundRecord& record);
+nlohmann::json history_round_json(const rounds::RoundRecord& record);
 
 CommandOutcome history_since(const nlohmann::json& args, const config::ExportConfig& config,
-                             const std::vector<codec::RoundRecord>& rounds, TimePoint now);
+                             const std::vector<rounds::RoundRecord>& rounds, TimePoint now);
 
 }  // namespace nb::service

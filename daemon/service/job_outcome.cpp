@@ -7,7 +7,7 @@ namespace nb::service {
 
 EvictionOutcome record_eviction(const eviction::EvictionRequest& request,
                                 const Result<eviction::EvictionResult>& outcome,
-                                std::string_view action, codec::RoundRecord& record) {
+                                std::string_view action, rounds::RoundRecord& record) {
   EvictionOutcome result;
   result.container = request.container_id;
   result.cgroup = request.cgroup_dir;
@@ -24,7 +24,7 @@ EvictionOutcome record_eviction(const eviction::EvictionRequest& request,
   return result;
 }
 
-void record_job_result(const JobResult& result, bool cancel_requested, codec::RoundRecord& record,
+void record_job_result(const JobResult& result, bool cancel_requested, rounds::RoundRecord& record,
                        std::size_t processes_kept) {
   if (result.report) {
     const auto& report = *result.report;
@@ -39,19 +39,20 @@ void record_job_result(const JobResult& result, bool cancel_requested, codec::Ro
         }
       }
     }
-    record.report = codec::summarize(report);
-    record.full_report = codec::to_json(report, processes_kept);
+    record.report = rounds::summarize(report);
+    record.full_report = rounds::keep_busiest(report, processes_kept);
     if (report.stop_reason == actuator::StopReason::cancelled) {
-      record.outcome = codec::RoundOutcome::cancelled;
+      record.outcome = rounds::RoundOutcome::cancelled;
     } else {
       record.outcome =
-          report.threshold_met ? codec::RoundOutcome::done : codec::RoundOutcome::partial;
+          report.threshold_met ? rounds::RoundOutcome::done : rounds::RoundOutcome::partial;
     }
   } else if (result.failure) {
-    record.outcome = codec::RoundOutcome::failed;
+    record.outcome = rounds::RoundOutcome::failed;
     record.reason = "the job failed: " + result.failure->message();
   } else {
-    record.outcome = cancel_requested ? codec::RoundOutcome::cancelled : codec::RoundOutcome::done;
+    record.outcome =
+        cancel_requested ? rounds::RoundOutcome::cancelled : rounds::RoundOutcome::done;
   }
 }
 

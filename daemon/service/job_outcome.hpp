@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "daemon/codec/state_file.hpp"
+#include "daemon/rounds/round_record.hpp"
 #include "daemon/service/running_job.hpp"
 
 namespace nb::service {
@@ -24,10 +24,10 @@ struct EvictionOutcome {
 // One eviction's mark on the record.
 EvictionOutcome record_eviction(const eviction::EvictionRequest& request,
                                 const Result<eviction::EvictionResult>& outcome,
-                                std::string_view action, codec::RoundRecord& record);
+                                std::string_view action, rounds::RoundRecord& record);
 
 // The report (or the failure) on the record: moved bytes, shares, summary, outcome.
-void record_job_result(const JobResult& result, bool cancel_requested, codec::RoundRecord& record,
+void record_job_result(const JobResult& result, bool cancel_requested, rounds::RoundRecord& record,
                        std::size_t processes_kept);
 
 }  // namespace nb::service

@@ -14,13 +14,13 @@ core::Decision core_decide(const core::Snapshot& snapshot, const core::PolicyCon
   return core::decide(snapshot, policy, history, now, core::DecideOptions{});
 }
 
-bool involved(const codec::RoundRecord& record, NodeId node) {
+bool involved(const rounds::RoundRecord& record, NodeId node) {
   return record.source_node == node || std::find(record.dest_nodes.begin(), record.dest_nodes.end(),
                                                  node) != record.dest_nodes.end();
 }
 
 // The readings of the round's source and destinations its effect is measured against.
-void keep_readings_before(codec::RoundRecord& record, const core::Snapshot& snapshot) {
+void keep_readings_before(rounds::RoundRecord& record, const core::Snapshot& snapshot) {
   record.latencies_before.clear();
   record.bandwidths_before.clear();
   for (const core::Node& node : snapshot.nodes) {
@@ -36,7 +36,7 @@ void keep_readings_before(codec::RoundRecord& record, const core::Snapshot& snap
   }
 }
 
-core::Snapshot snapshot_before(const codec::RoundRecord& record) {
+core::Snapshot snapshot_before(const rounds::RoundRecord& record) {
   core::Snapshot before;
   before.time = record.time;
   for (const auto& [id, ns] : record.latencies_before) {
@@ -52,7 +52,7 @@ core::Snapshot snapshot_before(const codec::RoundRecord& record) {
   return before;
 }
 
-void measure_effect(codec::RoundRecord& record, const core::Snapshot& after,
+void measure_effect(rounds::RoundRecord& record, const core::Snapshot& after,
                     const core::PolicyConfig& policy) {
   if (!record.source_node) {
     record.effect_reason = "the round has no source node";
@@ -77,31 +77,31 @@ RoundEngine::RoundEngine(Seams seams, std::size_t keep) : seams_(std::move(seams
   }
 }
 
-void RoundEngine::restore(std::vector<codec::RoundRecord> rounds) {
+void RoundEngine::restore(std::vector<rounds::RoundRecord> rounds) {
   rounds_.clear();
   history_.clear();
   history_numbers_.clear();
   deferred_.reset();
-  for (codec::RoundRecord& record : rounds) {
+  for (rounds::RoundRecord& record : rounds) {
     next_number_ = std::max(next_number_, record.number + 1);
     add_to_history(record);
     rounds_.push_back(std::move(record));
   }
   trim();
-  codec::keep_newest_full_reports(rounds_, kFullReportsKept);
+  rounds::keep_newest_full_reports(rounds_, kFullReportsKept);
 }
 
-codec::RoundRecord RoundEngine::open(TimePoint time, std::string trigger) {
-  codec::RoundRecord record;
+rounds::RoundRecord RoundEngine::open(TimePoint time, std::string trigger) {
+  rounds::RoundRecord record;
   record.number = next_number_++;
   record.time = time;
   record.trigger = std::move(trigger);
-  record.status = codec::RoundStatus::scanning;
-  record.outcome = codec::RoundOutcome::pending;
+  record.status = rounds::RoundStatus::scanning;
+  record.outcome = rounds::RoundOutcome::pending;
   return record;
 }
 
-DecidedRound RoundEngine::decide(codec::RoundRecord record, const RoundInputs& inputs) {
+DecidedRound RoundEngine::decide(rounds::RoundRecord record, const RoundInputs& inputs) {
   DecidedRound round;
   round.effects = measure_due_effects(inputs.snapshot, inputs.policy);
   round.decision = seams_.decide(inputs.snapshot, inputs.policy, history_, record.time);
@@ -114,36 +114,37 @@ DecidedRound RoundEngine::decide(codec::RoundRecord record, const RoundInputs& i
     RoundJobPlan plan =
         plan_round_job(round.decision, inputs.eviction, seams_.container_dir, seams_.cgroup_v2);
     if (plan.targets.empty() && plan.evictions.empty()) {
-      record.outcome = codec::RoundOutcome::reported;
+      record.outcome = rounds::RoundOutcome::reported;
     } else {
-      record.outcome = codec::RoundOutcome::started;
+      record.outcome = rounds::RoundOutcome::started;
       keep_readings_before(record, inputs.snapshot);
       deferred_.reset();
       round.job = std::move(plan);
     }
   }
-  if (record.outcome == codec::RoundOutcome::deferred) {
+  if (record.outcome == rounds::RoundOutcome::deferred) {
     deferred_ = record;  // visible rather than dropped
   }
-  if (record.outcome != codec::RoundOutcome::none) {
+  if (record.outcome != rounds::RoundOutcome::none) {
     keep(record);
   }
   round.record = std::move(record);
   return round;
 }
 
-codec::RoundRecord RoundEngine::fail(codec::RoundRecord record, std::string reason) {
-  record.status = codec::RoundStatus::failed;
-  record.outcome = codec::RoundOutcome::failed;
+rounds::RoundRecord RoundEngine::fail(rounds::RoundRecord record, std::string reason) {
+  record.status = rounds::RoundStatus::failed;
+  record.outcome = rounds::RoundOutcome::failed;
   record.reason = std::move(reason);
   keep(record);
   return record;
 }
 
-codec::RoundRecord RoundEngine::open_manual(TimePoint time, const actuator::MigrationTarget& target,
-                                            const actuator::JobOptions& options,
-                                            const core::Snapshot* before) {
-  codec::RoundRecord record = manual_round(next_number_++, time, target, options);
+rounds::RoundRecord RoundEngine::open_manual(TimePoint time,
+                                             const actuator::MigrationTarget& target,
+                                             const actuator::JobOptions& options,
+                                             const core::Snapshot* before) {
+  rounds::RoundRecord record = manual_round(next_number_++, time, target, options);
   if (before != nullptr) {
     keep_readings_before(record, *before);
   }
@@ -154,8 +155,8 @@ codec::RoundRecord RoundEngine::open_manual(TimePoint time, const actuator::Migr
 EndedJob RoundEngine::end_job(std::uint64_t number, const JobResult& result, bool cancel_requested,
                               TimePoint finished, std::string_view eviction_action) {
   EndedJob ended;
-  codec::RoundRecord* record = find_kept(number);
-  codec::RoundRecord trimmed;
+  rounds::RoundRecord* record = find_kept(number);
+  rounds::RoundRecord trimmed;
   if (record == nullptr) {
     ended.kept = false;
     record = &trimmed;
@@ -166,7 +167,7 @@ EndedJob RoundEngine::end_job(std::uint64_t number, const JobResult& result, boo
   record_job_result(result, cancel_requested, *record, kProcessesPerContainerKept);
   record->job_finished = finished;
   if (result.report) {
-    ended.reports_dropped = codec::keep_newest_full_reports(rounds_, kFullReportsKept);
+    ended.reports_dropped = rounds::keep_newest_full_reports(rounds_, kFullReportsKept);
   }
   if (ended.kept) {
     // One job runs at a time, so no later kept round has acted: appending keeps the order.
@@ -176,7 +177,7 @@ EndedJob RoundEngine::end_job(std::uint64_t number, const JobResult& result, boo
   return ended;
 }
 
-const codec::RoundRecord* RoundEngine::find(std::uint64_t number) const {
+const rounds::RoundRecord* RoundEngine::find(std::uint64_t number) const {
   for (auto it = rounds_.rbegin(); it != rounds_.rend(); ++it) {
     if (it->number == number) {
       return &*it;
@@ -185,18 +186,18 @@ const codec::RoundRecord* RoundEngine::find(std::uint64_t number) const {
   return nullptr;
 }
 
-codec::RoundRecord* RoundEngine::find_kept(std::uint64_t number) {
-  return const_cast<codec::RoundRecord*>(std::as_const(*this).find(number));
+rounds::RoundRecord* RoundEngine::find_kept(std::uint64_t number) {
+  return const_cast<rounds::RoundRecord*>(std::as_const(*this).find(number));
 }
 
-void RoundEngine::add_to_history(const codec::RoundRecord& record) {
-  if (auto entry = codec::history_entry(record)) {
+void RoundEngine::add_to_history(const rounds::RoundRecord& record) {
+  if (auto entry = rounds::history_entry(record)) {
     history_.push_back(std::move(*entry));
     history_numbers_.push_back(record.number);
   }
 }
 
-void RoundEngine::keep(codec::RoundRecord record) {
+void RoundEngine::keep(rounds::RoundRecord record) {
   add_to_history(record);
   rounds_.push_back(std::move(record));
   trim();
@@ -238,17 +239,17 @@ void RoundEngine::trim() {
 
 // A measured round's history entry is updated in place: the effect and the end of its pending
 // state are what the back-off reads.
-std::vector<codec::RoundRecord> RoundEngine::measure_due_effects(const core::Snapshot& after,
-                                                                 const core::PolicyConfig& policy) {
-  std::vector<codec::RoundRecord> measured;
-  for (codec::RoundRecord& record : rounds_) {
+std::vector<rounds::RoundRecord> RoundEngine::measure_due_effects(
+    const core::Snapshot& after, const core::PolicyConfig& policy) {
+  std::vector<rounds::RoundRecord> measured;
+  for (rounds::RoundRecord& record : rounds_) {
     if (!record.effect_pending() || after.time < *record.job_finished + policy.effect_delay) {
       continue;
     }
     measure_effect(record, after, policy);
     const auto at = std::find(history_numbers_.begin(), history_numbers_.end(), record.number);
     if (at != history_numbers_.end()) {
-      if (auto entry = codec::history_entry(record)) {
+      if (auto entry = rounds::history_entry(record)) {
         history_[static_cast<std::size_t>(at - history_numbers_.begin())] = std::move(*entry);
       }
     }

@@ -26,8 +26,8 @@
 #include "core/history.hpp"
 #include "core/policy_config.hpp"
 #include "core/snapshot.hpp"
-#include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/rounds/round_record.hpp"
 #include "daemon/service/job_outcome.hpp"
 #include "daemon/service/round_job.hpp"
 #include "daemon/service/running_job.hpp"
@@ -56,15 +56,15 @@ struct RoundInputs {
 
 // What a decided round comes to. `record` is kept unless its outcome is none.
 struct DecidedRound {
-  codec::RoundRecord record;
-  core::Decision decision;                  // as planned: evicted containers are out of its moves
-  std::vector<codec::RoundRecord> effects;  // kept rounds whose effect this round measured
-  std::optional<RoundJobPlan> job;          // outcome started: the work its job runs
+  rounds::RoundRecord record;
+  core::Decision decision;                   // as planned: evicted containers are out of its moves
+  std::vector<rounds::RoundRecord> effects;  // kept rounds whose effect this round measured
+  std::optional<RoundJobPlan> job;           // outcome started: the work its job runs
 };
 
 struct EndedJob {
-  codec::RoundRecord record;  // the round with what its job did
-  bool kept = true;           // false when the round had been trimmed meanwhile
+  rounds::RoundRecord record;  // the round with what its job did
+  bool kept = true;            // false when the round had been trimmed meanwhile
   // Older kept rounds whose full report this one's pushed out: changed too.
   std::vector<std::uint64_t> reports_dropped;
   std::vector<EvictionOutcome> evictions;
@@ -88,43 +88,44 @@ class RoundEngine {
 
   // The rounds a state file kept, oldest first: numbering, trimming and the history go on from
   // them.
-  void restore(std::vector<codec::RoundRecord> rounds);
+  void restore(std::vector<rounds::RoundRecord> rounds);
 
   // A round as it starts: numbered, stamped, scanning.
-  codec::RoundRecord open(TimePoint time, std::string trigger);
+  rounds::RoundRecord open(TimePoint time, std::string trigger);
   // Effects due at inputs.snapshot.time, the decision over the kept history, the plan, the
   // outcome; keeps the round unless nothing came of it.
-  DecidedRound decide(codec::RoundRecord record, const RoundInputs& inputs);
+  DecidedRound decide(rounds::RoundRecord record, const RoundInputs& inputs);
   // A round that could not decide (its host scan failed): kept, failed with `reason`.
-  codec::RoundRecord fail(codec::RoundRecord record, std::string reason);
+  rounds::RoundRecord fail(rounds::RoundRecord record, std::string reason);
   // The round a manual job runs under, kept as it starts; `before` (the last snapshot, if any)
   // gives the readings its effect is measured against.
-  codec::RoundRecord open_manual(TimePoint time, const actuator::MigrationTarget& target,
-                                 const actuator::JobOptions& options, const core::Snapshot* before);
+  rounds::RoundRecord open_manual(TimePoint time, const actuator::MigrationTarget& target,
+                                  const actuator::JobOptions& options,
+                                  const core::Snapshot* before);
   // The job of round `number` ended at `finished`.
   EndedJob end_job(std::uint64_t number, const JobResult& result, bool cancel_requested,
                    TimePoint finished, std::string_view eviction_action);
 
-  const std::vector<codec::RoundRecord>& rounds() const { return rounds_; }
+  const std::vector<rounds::RoundRecord>& rounds() const { return rounds_; }
   const core::History& history() const { return history_; }
-  const std::optional<codec::RoundRecord>& deferred() const { return deferred_; }
-  const codec::RoundRecord* find(std::uint64_t number) const;
+  const std::optional<rounds::RoundRecord>& deferred() const { return deferred_; }
+  const rounds::RoundRecord* find(std::uint64_t number) const;
   std::uint64_t next_number() const { return next_number_; }
 
  private:
-  void keep(codec::RoundRecord record);
+  void keep(rounds::RoundRecord record);
   void trim();
-  std::vector<codec::RoundRecord> measure_due_effects(const core::Snapshot& after,
-                                                      const core::PolicyConfig& policy);
-  codec::RoundRecord* find_kept(std::uint64_t number);
-  void add_to_history(const codec::RoundRecord& record);
+  std::vector<rounds::RoundRecord> measure_due_effects(const core::Snapshot& after,
+                                                       const core::PolicyConfig& policy);
+  rounds::RoundRecord* find_kept(std::uint64_t number);
+  void add_to_history(const rounds::RoundRecord& record);
 
   Seams seams_;
   std::size_t keep_;
-  std::vector<codec::RoundRecord> rounds_;
+  std::vector<rounds::RoundRecord> rounds_;
   core::History history_;
   std::vector<std::uint64_t> history_numbers_;  // the round each history entry is
-  std::optional<codec::RoundRecord> deferred_;
+  std::optional<rounds::RoundRecord> deferred_;
   std::uint64_t next_number_ = 1;
 };
 

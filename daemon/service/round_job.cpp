@@ -55,9 +55,9 @@ RoundJobPlan plan_round_job(
   return plan;
 }
 
-void record_decision(codec::RoundRecord& record, const core::Decision& decision,
+void record_decision(rounds::RoundRecord& record, const core::Decision& decision,
                      const std::string& note) {
-  record.status = codec::round_status(decision.status);
+  record.status = rounds::round_status(decision.status);
   record.reason = decision.reason + note;
   record.source_node = decision.source_node;
   record.dest_nodes = decision.dest_nodes;
@@ -72,22 +72,22 @@ bool has_work(const core::Decision& decision) {
          (!decision.migrate.empty() || !decision.evict.empty());
 }
 
-std::optional<codec::RoundOutcome> outcome_without_job(const core::Decision& decision, bool paused,
-                                                       bool dry_run, bool job_running) {
+std::optional<rounds::RoundOutcome> outcome_without_job(const core::Decision& decision, bool paused,
+                                                        bool dry_run, bool job_running) {
   if (decision.status == core::DecisionStatus::failed) {
-    return codec::RoundOutcome::failed;
+    return rounds::RoundOutcome::failed;
   }
   if (!has_work(decision)) {
-    return codec::RoundOutcome::none;
+    return rounds::RoundOutcome::none;
   }
   if (paused) {
-    return codec::RoundOutcome::paused;
+    return rounds::RoundOutcome::paused;
   }
   if (dry_run) {
-    return codec::RoundOutcome::dry_run;
+    return rounds::RoundOutcome::dry_run;
   }
   if (job_running) {
-    return codec::RoundOutcome::deferred;  // one job at a time
+    return rounds::RoundOutcome::deferred;  // one job at a time
   }
   return std::nullopt;
 }
@@ -99,15 +99,15 @@ Status policy_failure(const core::Decision& decision) {
   return Ok{};
 }
 
-codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
-                                const actuator::MigrationTarget& target,
-                                const actuator::JobOptions& options) {
-  codec::RoundRecord record;
+rounds::RoundRecord manual_round(std::uint64_t number, TimePoint time,
+                                 const actuator::MigrationTarget& target,
+                                 const actuator::JobOptions& options) {
+  rounds::RoundRecord record;
   record.number = number;
   record.time = time;
   record.trigger = "manual";
-  record.status = codec::RoundStatus::manual;
-  record.outcome = codec::RoundOutcome::started;
+  record.status = rounds::RoundStatus::manual;
+  record.outcome = rounds::RoundOutcome::started;
   record.source_node = options.source_node;
   record.dest_nodes = target.dest_nodes;
   record.containers = {target.container_id};
@@ -115,11 +115,11 @@ codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
   return record;
 }
 
-std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run) {
+std::string status_line(const rounds::RoundRecord& record, bool paused, bool dry_run) {
   const wire::RoundSummary summary{record.number,
                                    record.time,
-                                   std::string(codec::to_string(record.status)),
-                                   std::string(codec::to_string(record.outcome)),
+                                   std::string(rounds::to_string(record.status)),
+                                   std::string(rounds::to_string(record.outcome)),
                                    record.source_node,
                                    record.dest_nodes,
                                    record.reason};

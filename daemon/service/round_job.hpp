@@ -12,9 +12,9 @@
 #include "actuator/migration_job.hpp"
 #include "base/result.hpp"
 #include "core/decision.hpp"
-#include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/eviction/registry.hpp"
+#include "daemon/rounds/round_record.hpp"
 
 namespace nb::service {
 
@@ -38,25 +38,25 @@ RoundJobPlan plan_round_job(
     const std::function<std::filesystem::path(std::string_view)>& container_dir, bool cgroup_v2);
 
 // The decision's status, reason (with `note` appended), nodes, bytes and containers.
-void record_decision(codec::RoundRecord& record, const core::Decision& decision,
+void record_decision(rounds::RoundRecord& record, const core::Decision& decision,
                      const std::string& note);
 // Ready, with a source, and something to migrate or evict.
 bool has_work(const core::Decision& decision);
 // What a decided round comes to when it starts no job: failed when the policy failed (pressure
 // it cannot relieve: no destination, nothing movable), none when there is nothing to do, else
 // held by pause, dry-run or the job still running. Nothing: its job starts.
-std::optional<codec::RoundOutcome> outcome_without_job(const core::Decision& decision, bool paused,
-                                                       bool dry_run, bool job_running);
+std::optional<rounds::RoundOutcome> outcome_without_job(const core::Decision& decision, bool paused,
+                                                        bool dry_run, bool job_running);
 // The policy's failure as an error (its reason), Ok for any other decision: what the
 // once-per-change log of unrelievable pressure notes each round.
 Status policy_failure(const core::Decision& decision);
 
-codec::RoundRecord manual_round(std::uint64_t number, TimePoint time,
-                                const actuator::MigrationTarget& target,
-                                const actuator::JobOptions& options);
+rounds::RoundRecord manual_round(std::uint64_t number, TimePoint time,
+                                 const actuator::MigrationTarget& target,
+                                 const actuator::JobOptions& options);
 
 // systemd's status text: the round's line (codec/round_line.hpp) and whether the daemon is paused
 // or in dry-run.
-std::string status_line(const codec::RoundRecord& record, bool paused, bool dry_run);
+std::string status_line(const rounds::RoundRecord& record, bool paused, bool dry_run);
 
 }  // namespace nb::service

@@ -14,9 +14,9 @@
 #include "actuator/migration_job.hpp"
 #include "base/result.hpp"
 #include "base/units.hpp"
-#include "daemon/codec/state_file.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/eviction/registry.hpp"
+#include "daemon/rounds/round_record.hpp"
 
 namespace nb::service {
 
@@ -76,7 +76,7 @@ struct FinishedJob {
   std::string kind;
   TimePoint started;
   TimePoint finished;
-  codec::RoundRecord round;
+  rounds::RoundRecord round;
 };
 
 }  // namespace nb::service

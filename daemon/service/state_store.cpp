@@ -33,18 +33,18 @@ LoadedRounds StateStore::load(TimePoint now) {
   return LoadedRounds{std::move(loaded.contents.rounds), std::move(loaded.contents.baselines)};
 }
 
-void StateStore::write(const std::vector<const codec::RoundRecord*>& changed,
-                       const std::vector<codec::RoundRecord>& kept, NodeBaselines& baselines,
+void StateStore::write(const std::vector<const rounds::RoundRecord*>& changed,
+                       const std::vector<rounds::RoundRecord>& kept, NodeBaselines& baselines,
                        TimePoint now) {
   if (journal_.compaction_due()) {
     compact(kept, baselines, now);
     return;
   }
   Status written = Ok{};
-  for (const codec::RoundRecord* record : changed) {
+  for (const rounds::RoundRecord* record : changed) {
     // A migration a ping-pong ban or cool-down must remember survives a power loss; the rounds
     // that moved nothing (a flood of failed rounds among them) need not wait for the disk.
-    const bool moves = record->acted() || record->outcome == codec::RoundOutcome::started;
+    const bool moves = record->acted() || record->outcome == rounds::RoundOutcome::started;
     written = journal_.append(
         *record, moves ? codec::StateJournal::Sync::yes : codec::StateJournal::Sync::no);
     if (!written) {
@@ -65,7 +65,7 @@ void StateStore::write(const std::vector<const codec::RoundRecord*>& changed,
   }
 }
 
-void StateStore::compact(const std::vector<codec::RoundRecord>& kept, NodeBaselines& baselines,
+void StateStore::compact(const std::vector<rounds::RoundRecord>& kept, NodeBaselines& baselines,
                          TimePoint now) {
   auto saved = baselines.saved();
   const Status written = journal_.compact(kept, saved ? &*saved : nullptr);

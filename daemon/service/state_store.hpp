@@ -18,7 +18,7 @@
 namespace nb::service {
 
 struct LoadedRounds {
-  std::vector<codec::RoundRecord> rounds;
+  std::vector<rounds::RoundRecord> rounds;
   // The readings behind learned baselines; a malformed part is logged and left out.
   std::optional<codec::SavedBaselines> baselines;
 };
@@ -31,10 +31,10 @@ class StateStore {
   LoadedRounds load(TimePoint now);
   // The rounds `changed` and, when due, the baselines' new readings; or everything anew when the
   // journal is due a compaction. `kept`: every round the engine keeps, `changed` among them.
-  void write(const std::vector<const codec::RoundRecord*>& changed,
-             const std::vector<codec::RoundRecord>& kept, NodeBaselines& baselines, TimePoint now);
+  void write(const std::vector<const rounds::RoundRecord*>& changed,
+             const std::vector<rounds::RoundRecord>& kept, NodeBaselines& baselines, TimePoint now);
   // Everything anew (at start-up and at stop).
-  void compact(const std::vector<codec::RoundRecord>& kept, NodeBaselines& baselines,
+  void compact(const std::vector<rounds::RoundRecord>& kept, NodeBaselines& baselines,
                TimePoint now);
 
  private:

@@ -71,7 +71,7 @@ class Simulation {
   void run_job(long second);
   void take_round(long second);
   core::Snapshot snapshot(long second, std::vector<NodeReport>& reports);
-  void report_effects(const std::vector<codec::RoundRecord>& measured, RoundReport& report);
+  void report_effects(const std::vector<rounds::RoundRecord>& measured, RoundReport& report);
 
   struct LoadSums {
     double latency = 0;
@@ -202,9 +202,9 @@ core::Snapshot Simulation::snapshot(long second, std::vector<NodeReport>& report
   return snapshot;
 }
 
-void Simulation::report_effects(const std::vector<codec::RoundRecord>& measured,
+void Simulation::report_effects(const std::vector<rounds::RoundRecord>& measured,
                                 RoundReport& report) {
-  for (const codec::RoundRecord& round : measured) {
+  for (const rounds::RoundRecord& round : measured) {
     const long round_second = seconds_of(std::chrono::duration_cast<Duration>(round.time - kStart));
     if (round.effect) {
       summary_.effect(round.effect->effect.improved ? "improved" : "not_improved");
@@ -237,9 +237,9 @@ void Simulation::take_round(long second) {
   report.jobs_ended = std::move(jobs_ended_);
   jobs_ended_.clear();
   report.decision = &round.decision;
-  report.outcome = codec::to_string(round.record.outcome);
+  report.outcome = rounds::to_string(round.record.outcome);
   summary_.round(core::to_string(round.decision.status),
-                 round.record.outcome == codec::RoundOutcome::deferred);
+                 round.record.outcome == rounds::RoundOutcome::deferred);
   report.bytes_moved = moved_since_round_;
   report.sensitive_latency_ns = summary_.sensitive_latency(loads_);
   report.traffic_latency_ns = summary_.traffic_latency(loads_);

@@ -29,7 +29,7 @@ inline ExportedNames exported_names() {
   snapshot.containers = {core::Container{"a", "share", {{0, 100}}}};
   core::Decision decision;
   service::DaemonCounters counters;
-  counters.rounds[codec::RoundOutcome::started] = 1;
+  counters.rounds[rounds::RoundOutcome::started] = 1;
   counters.evictions["freeze"] = 1;
   actuator::MigrationReport report;
   report.source_node = 0;

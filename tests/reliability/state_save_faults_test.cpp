@@ -22,13 +22,13 @@ namespace {
 
 const TimePoint kNow = TimePoint(std::chrono::seconds(1'780'000'000));
 
-codec::RoundRecord acted_round(std::uint64_t number) {
-  codec::RoundRecord record;
+rounds::RoundRecord acted_round(std::uint64_t number) {
+  rounds::RoundRecord record;
   record.number = number;
   record.time = kNow + std::chrono::seconds(number);
   record.trigger = "timer";
-  record.status = codec::RoundStatus::ready;
-  record.outcome = codec::RoundOutcome::done;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::done;
   record.source_node = 1;
   record.dest_nodes = {0, 2};
   record.containers = {"kubepods/pod-" + std::to_string(number)};
@@ -40,8 +40,8 @@ codec::RoundRecord acted_round(std::uint64_t number) {
   return record;
 }
 
-std::vector<codec::RoundRecord> rounds(std::uint64_t count) {
-  std::vector<codec::RoundRecord> list;
+std::vector<rounds::RoundRecord> rounds(std::uint64_t count) {
+  std::vector<rounds::RoundRecord> list;
   for (std::uint64_t number = 1; number <= count; ++number) {
     list.push_back(acted_round(number));
   }
@@ -50,7 +50,7 @@ std::vector<codec::RoundRecord> rounds(std::uint64_t count) {
 
 // The old state must still read back exactly.
 void expect_state_is(const std::filesystem::path& file,
-                     const std::vector<codec::RoundRecord>& expected) {
+                     const std::vector<rounds::RoundRecord>& expected) {
   auto loaded = codec::read_state(file);
   ASSERT_TRUE(loaded.ok()) << loaded.error().message();
   ASSERT_EQ(loaded->size(), expected.size());

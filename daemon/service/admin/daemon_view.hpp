@@ -9,7 +9,7 @@
 
 #include "actuator/migration_job.hpp"
 #include "daemon/codec/audit_log.hpp"
-#include "daemon/codec/state_file.hpp"
+#include "daemon/rounds/round_record.hpp"
 #include "daemon/service/config_reload.hpp"
 #include "daemon/service/daemon_state.hpp"
 #include "daemon/service/running_job.hpp"
@@ -36,7 +36,7 @@ class DaemonView {
   virtual void set_paused(bool paused) = 0;
   virtual void set_dry_run(bool enabled) = 0;
   // Starts a round now, or joins the one whose scan is running; returns it as it stands.
-  virtual codec::RoundRecord begin_round(std::string trigger) = 0;
+  virtual rounds::RoundRecord begin_round(std::string trigger) = 0;
   virtual ReloadResult reload() = 0;
   virtual void cancel_job() = 0;
   // Records a manual round and starts its job; the caller checked that no job runs.

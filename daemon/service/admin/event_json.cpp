@@ -4,12 +4,13 @@
 #include "daemon/codec/decision_json.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/codec/snapshot_json.hpp"
+#include "daemon/codec/state_file.hpp"
 
 namespace nb::service {
 
 using nlohmann::json;
 
-json round_event_json(const codec::RoundRecord& record, const core::Decision* decision) {
+json round_event_json(const rounds::RoundRecord& record, const core::Decision* decision) {
   json event = codec::to_json(record);
   if (decision != nullptr) {
     event["decision"] = codec::to_json(*decision);
@@ -17,7 +18,7 @@ json round_event_json(const codec::RoundRecord& record, const core::Decision* de
   return event;
 }
 
-json job_done_event_json(const codec::RoundRecord& record, std::uint64_t job_id) {
+json job_done_event_json(const rounds::RoundRecord& record, std::uint64_t job_id) {
   json event = codec::to_json(record);
   event["job"] = job_id;
   return event;

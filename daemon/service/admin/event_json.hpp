@@ -7,17 +7,17 @@
 #include <vector>
 
 #include "core/decision.hpp"
-#include "daemon/codec/state_file.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
+#include "daemon/rounds/round_record.hpp"
 #include "daemon/service/job_outcome.hpp"
 #include "daemon/service/running_job.hpp"
 
 namespace nb::service {
 
 // `round`: the record, and the decision when the round read the host.
-nlohmann::json round_event_json(const codec::RoundRecord& record, const core::Decision* decision);
+nlohmann::json round_event_json(const rounds::RoundRecord& record, const core::Decision* decision);
 // `job_done`: the round's record with the job's id.
-nlohmann::json job_done_event_json(const codec::RoundRecord& record, std::uint64_t job_id);
+nlohmann::json job_done_event_json(const rounds::RoundRecord& record, std::uint64_t job_id);
 // `eviction`: {"container", "cgroup", "action", "node", "ok", "detail" | "error"}.
 nlohmann::json eviction_json(const EvictionOutcome& eviction);
 // `config_reloaded`: {"restart_needed": [...]}.

@@ -102,7 +102,7 @@ json decision_summary(const std::optional<core::Decision>& decision) {
           {"reason", decision->reason}};
 }
 
-json round_in_progress(const std::optional<codec::RoundRecord>& scanning, TimePoint now) {
+json round_in_progress(const std::optional<rounds::RoundRecord>& scanning, TimePoint now) {
   if (!scanning) {
     return nullptr;
   }

@@ -34,18 +34,6 @@ std::vector<std::uint64_t> Histogram::cumulative() const {
   return out;
 }
 
-std::string_view to_string(EffectResult result) {
-  switch (result) {
-    case EffectResult::improved:
-      return "improved";
-    case EffectResult::not_improved:
-      return "not_improved";
-    case EffectResult::unknown:
-      return "unknown";
-  }
-  return "unknown";
-}
-
 std::string_view to_string(Activity activity) {
   switch (activity) {
     case Activity::round:
@@ -289,7 +277,7 @@ void write_policy(Writer& w, const MetricsView& view) {
 void write_counters(Writer& w, const DaemonCounters& c) {
   w.family("numabalancer_rounds_total", "counter", "Rounds run, by outcome.");
   for (const auto& [outcome, count] : c.rounds) {
-    w.sample("numabalancer_rounds_total", fmt::format("outcome=\"{}\"", codec::to_string(outcome)),
+    w.sample("numabalancer_rounds_total", fmt::format("outcome=\"{}\"", rounds::to_string(outcome)),
              static_cast<double>(count));
   }
   w.family(

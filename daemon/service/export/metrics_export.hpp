@@ -16,9 +16,9 @@
 #include "core/history.hpp"
 #include "core/policy_config.hpp"
 #include "core/snapshot.hpp"
-#include "daemon/codec/round_outcome.hpp"
 #include "daemon/metrics/baseline_tracker.hpp"
 #include "daemon/metrics/provider.hpp"
+#include "daemon/rounds/round_record.hpp"
 
 namespace nb::service {
 
@@ -40,10 +40,6 @@ class Histogram {
   std::uint64_t count_ = 0;
 };
 
-// What measuring a round's effect came to (the effects counter's result label).
-enum class EffectResult { improved, not_improved, unknown };
-std::string_view to_string(EffectResult result);
-
 // What the loop thread was doing when it caught an exception (see contained.hpp).
 enum class Activity { round, job_done, reload };
 std::string_view to_string(Activity activity);
@@ -51,14 +47,15 @@ std::string_view to_string(Activity activity);
 // Totals since the daemon started. Every key a closed set of values can take starts at zero, so
 // that rate() and increase() see the first event as an increase.
 struct DaemonCounters {
-  std::map<codec::RoundOutcome, std::uint64_t> rounds;
+  std::map<rounds::RoundOutcome, std::uint64_t> rounds;
   std::map<std::pair<NodeId, NodeId>, Bytes> migrated_bytes;  // (source, dest)
   std::map<actuator::PageOrder, Bytes> migration_bytes_by_order{{actuator::PageOrder::hot_first, 0},
                                                                 {actuator::PageOrder::address, 0}};
   actuator::OutcomeCounts pages_failed;            // its moved and already_on_destination stay 0
   std::map<std::string, std::uint64_t> evictions;  // by action: the registry's names
-  std::map<EffectResult, std::uint64_t> effects{
-      {EffectResult::improved, 0}, {EffectResult::not_improved, 0}, {EffectResult::unknown, 0}};
+  std::map<rounds::EffectResult, std::uint64_t> effects{{rounds::EffectResult::improved, 0},
+                                                        {rounds::EffectResult::not_improved, 0},
+                                                        {rounds::EffectResult::unknown, 0}};
   std::map<Activity, std::uint64_t> internal_errors{
       {Activity::round, 0}, {Activity::job_done, 0}, {Activity::reload, 0}};
   std::map<actuator::StopReason, std::uint64_t> jobs{

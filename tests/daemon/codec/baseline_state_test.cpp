@@ -25,13 +25,13 @@ SavedBaselines probe_readings() {
   return saved;
 }
 
-RoundRecord a_round() {
-  RoundRecord record;
+rounds::RoundRecord a_round() {
+  rounds::RoundRecord record;
   record.number = 7;
   record.time = kNow;
   record.trigger = "timer";
-  record.status = RoundStatus::ready;
-  record.outcome = RoundOutcome::dry_run;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::dry_run;
   return record;
 }
 

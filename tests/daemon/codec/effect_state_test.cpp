@@ -11,12 +11,12 @@ namespace {
 
 using nlohmann::json;
 
-RoundRecord migrated_round() {
-  RoundRecord record;
+rounds::RoundRecord migrated_round() {
+  rounds::RoundRecord record;
   record.number = 12;
   record.time = *parse_rfc3339("2026-12-05T10:00:00Z");
-  record.status = RoundStatus::ready;
-  record.outcome = RoundOutcome::done;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::done;
   record.source_node = 0;
   record.dest_nodes = {1};
   record.planned_bytes = 2 * kGiB;
@@ -28,7 +28,7 @@ RoundRecord migrated_round() {
 }
 
 TEST(EffectState, AMeasuredEffectRoundTrips) {
-  RoundRecord record = migrated_round();
+  rounds::RoundRecord record = migrated_round();
   record.effect = core::MeasuredEffect{{true, 150, 120, 50, 10}, 150, 120, 2 * kGiB};
   record.effect_measured = *parse_rfc3339("2026-12-05T10:01:30Z");
   const json written = to_json(record);
@@ -41,13 +41,13 @@ TEST(EffectState, AMeasuredEffectRoundTrips) {
   auto read = record_from_json(written);
   ASSERT_TRUE(read.ok()) << read.error().message();
   EXPECT_EQ(to_json(*read), written);
-  EXPECT_EQ(effect_result(*read), "improved");
-  ASSERT_TRUE(history_entry(*read)->effect.has_value());
-  EXPECT_DOUBLE_EQ(history_entry(*read)->effect->hot_after, 120);
+  EXPECT_EQ(rounds::effect_result(*read), rounds::EffectResult::improved);
+  ASSERT_TRUE(rounds::history_entry(*read)->effect.has_value());
+  EXPECT_DOUBLE_EQ(rounds::history_entry(*read)->effect->hot_after, 120);
 }
 
 TEST(EffectState, TheTrafficPerGiBAndTheBandwidthsBeforeRoundTrip) {
-  RoundRecord record = migrated_round();
+  rounds::RoundRecord record = migrated_round();
   record.bandwidths_before = {{0, 80.0}, {1, 5.0}};
   record.effect = core::MeasuredEffect{{true, 150, 120, 50, 10, 7.5}, 150, 120, 2 * kGiB};
   const json written = to_json(record);
@@ -58,19 +58,19 @@ TEST(EffectState, TheTrafficPerGiBAndTheBandwidthsBeforeRoundTrip) {
   EXPECT_EQ(read->bandwidths_before, record.bandwidths_before);
   ASSERT_TRUE(read->effect.has_value());
   EXPECT_EQ(read->effect->effect.traffic_per_gib, 7.5);
-  EXPECT_EQ(to_history({*read}).front().effect->traffic_per_gib, 7.5);
+  EXPECT_EQ(rounds::to_history({*read}).front().effect->traffic_per_gib, 7.5);
 }
 
 TEST(EffectState, NoEffectKeepsItsReason) {
-  RoundRecord record = migrated_round();
+  rounds::RoundRecord record = migrated_round();
   record.effect_reason = "the job moved 512 MiB of 2 GiB, less than migrate_threshold 0.7";
   const json written = to_json(record);
   EXPECT_TRUE(written["effect"].is_null());
   auto read = record_from_json(written);
   ASSERT_TRUE(read.ok()) << read.error().message();
   EXPECT_EQ(read->effect_reason, record.effect_reason);
-  EXPECT_EQ(effect_result(*read), "unknown");
-  EXPECT_FALSE(history_entry(*read)->effect.has_value());
+  EXPECT_EQ(rounds::effect_result(*read), rounds::EffectResult::unknown);
+  EXPECT_FALSE(rounds::history_entry(*read)->effect.has_value());
 }
 
 TEST(EffectState, APendingEffectSaysSoAndIsStillPendingAfterARestart) {
@@ -80,11 +80,11 @@ TEST(EffectState, APendingEffectSaysSoAndIsStillPendingAfterARestart) {
   auto read = record_from_json(written);
   ASSERT_TRUE(read.ok()) << read.error().message();
   EXPECT_TRUE(read->effect_pending());
-  EXPECT_EQ(effect_result(*read), "");
+  EXPECT_EQ(rounds::effect_result(*read), std::nullopt);
 }
 
 TEST(EffectState, ARoundThatDidNotMigrateHasNoEffectFields) {
-  RoundRecord record;
+  rounds::RoundRecord record;
   record.number = 3;
   record.time = *parse_rfc3339("2026-12-05T10:00:00Z");
   const json written = to_json(record);
@@ -94,7 +94,7 @@ TEST(EffectState, ARoundThatDidNotMigrateHasNoEffectFields) {
 }
 
 TEST(EffectState, AMalformedEffectNamesItsRoundAndKey) {
-  RoundRecord record = migrated_round();
+  rounds::RoundRecord record = migrated_round();
   record.effect = core::MeasuredEffect{{true, 150, 120, 50, 10}, 150, 120, 2 * kGiB};
   json written = to_json(record);
   written["effect"]["hot_after"] = "fast";

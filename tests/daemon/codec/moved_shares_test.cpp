@@ -12,12 +12,12 @@ namespace {
 
 using nlohmann::json;
 
-RoundRecord partial_round() {
-  RoundRecord record;
+rounds::RoundRecord partial_round() {
+  rounds::RoundRecord record;
   record.number = 7;
   record.time = *parse_rfc3339("2026-12-07T10:00:00Z");
-  record.status = RoundStatus::ready;
-  record.outcome = RoundOutcome::done;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::done;
   record.source_node = 0;
   record.dest_nodes = {1, 2};
   record.planned_bytes = 3 * kGiB;
@@ -28,7 +28,7 @@ RoundRecord partial_round() {
 }
 
 TEST(MovedShares, RoundTripThroughTheStateFileAndReachTheHistory) {
-  const RoundRecord record = partial_round();
+  const rounds::RoundRecord record = partial_round();
   const json written = to_json(record);
   EXPECT_EQ(written["moved_by_container"],
             json::parse(R"([{"id": "stream.scope", "to": 1, "bytes": 2147483648},
@@ -36,13 +36,13 @@ TEST(MovedShares, RoundTripThroughTheStateFileAndReachTheHistory) {
   auto read = record_from_json(written);
   ASSERT_TRUE(read.ok()) << read.error().message();
   EXPECT_EQ(read->moved_shares, record.moved_shares);
-  const core::History history = to_history({*read});
+  const core::History history = rounds::to_history({*read});
   ASSERT_EQ(history.size(), 1U);
   EXPECT_EQ(history.front().moved, record.moved_shares);
 }
 
 TEST(MovedShares, ARoundWithoutThemWritesNoKeyAndReadsEmpty) {
-  RoundRecord record = partial_round();
+  rounds::RoundRecord record = partial_round();
   record.moved_shares.clear();
   const json written = to_json(record);
   EXPECT_FALSE(written.contains("moved_by_container"));

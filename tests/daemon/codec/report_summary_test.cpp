@@ -43,7 +43,7 @@ actuator::MigrationReport sample_report() {
 
 TEST(ReportSummary, CountsWhatTheFullReportLists) {
   const auto report = sample_report();
-  const json summary = to_json(summarize(report));
+  const json summary = to_json(rounds::summarize(report));
   const json full = to_json(report);
   EXPECT_EQ(summary["containers"], full["containers"].size());
   EXPECT_EQ(summary["vanished_pids"], 2);
@@ -57,7 +57,7 @@ TEST(ReportSummary, CountsWhatTheFullReportLists) {
 }
 
 TEST(ReportSummary, ReadsBackToTheSameText) {
-  const json written = to_json(summarize(sample_report()));
+  const json written = to_json(rounds::summarize(sample_report()));
   auto read = summary_from_json(json::parse(written.dump()));
   ASSERT_TRUE(read.ok()) << read.error().message();
   EXPECT_EQ(to_json(*read).dump(), written.dump());
@@ -79,7 +79,7 @@ TEST(ReportSummary, AnUnknownStopReasonIsAnError) {
 TEST(ReportSummary, ADryRunClaimsNoThresholdAndReadsBack) {
   auto report = sample_report();
   report.dry_run = true;
-  const json written = to_json(summarize(report));
+  const json written = to_json(rounds::summarize(report));
   EXPECT_TRUE(written["threshold_met"].is_null());
   auto read = summary_from_json(json::parse(written.dump()));
   ASSERT_TRUE(read.ok()) << read.error().message();

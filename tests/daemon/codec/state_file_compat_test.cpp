@@ -132,13 +132,13 @@ TEST(StateFileCompat, APreviousVersionsFileLoadsAndSavesBackAsAJournalOfTheSameR
   auto loaded = read_state(file);
   ASSERT_TRUE(loaded.ok()) << loaded.error().message();
   ASSERT_EQ(loaded->size(), 3u);
-  const RoundRecord& partial = (*loaded)[0];
-  EXPECT_EQ(partial.status, RoundStatus::ready);
-  EXPECT_EQ(partial.outcome, RoundOutcome::partial);
+  const rounds::RoundRecord& partial = (*loaded)[0];
+  EXPECT_EQ(partial.status, rounds::RoundStatus::ready);
+  EXPECT_EQ(partial.outcome, rounds::RoundOutcome::partial);
   ASSERT_TRUE(partial.report.has_value());
   EXPECT_EQ(partial.report->stop_reason, actuator::StopReason::deadline);
   EXPECT_EQ(partial.report->errors.size(), 2u);
-  EXPECT_EQ((*loaded)[1].outcome, RoundOutcome::none);
+  EXPECT_EQ((*loaded)[1].outcome, rounds::RoundOutcome::none);
   EXPECT_FALSE((*loaded)[1].report.has_value());
 
   auto saved = tree.path("saved.json");

@@ -15,11 +15,11 @@ inline TimePoint minutes_ago(int minutes) {
 }
 
 inline nlohmann::json round_entry(TimePoint time, std::uint64_t number) {
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record.number = number;
   record.time = time;
   record.trigger = "timer";
-  record.outcome = codec::RoundOutcome::started;
+  record.outcome = rounds::RoundOutcome::started;
   core::Decision decision;
   decision.status = core::DecisionStatus::ready;
   decision.level = core::PressureLevel::force;
@@ -31,10 +31,10 @@ inline nlohmann::json round_entry(TimePoint time, std::uint64_t number) {
 }
 
 inline nlohmann::json job_entry(TimePoint time, std::uint64_t number) {
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record.number = number;
   record.trigger = "timer";
-  record.outcome = codec::RoundOutcome::partial;
+  record.outcome = rounds::RoundOutcome::partial;
   record.source_node = 1;
   record.dest_nodes = {0};
   record.moved_bytes = 256 * kMiB;

@@ -72,12 +72,12 @@ TEST(AuditView, TruncatedReadSaysOlderEntriesWereNotRead) {
 // carries the decision where the kept round has fields of its own. Only MOVED differs: the log
 // gives a round's moved bytes in its job's entry, so the round's own row has none.
 TEST(AuditView, ARoundReadsTheSameKeptOrFromTheAuditLog) {
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record.number = 12;
   record.time = minutes_ago(5);
   record.trigger = "timer";
-  record.status = codec::RoundStatus::ready;
-  record.outcome = codec::RoundOutcome::dry_run;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::dry_run;
   record.reason = "node 1 under force pressure";
   record.source_node = 1;
   record.dest_nodes = {0, 2};

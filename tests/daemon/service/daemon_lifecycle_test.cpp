@@ -42,7 +42,7 @@ TEST_F(DaemonTest, StopDuringAJobCancelsItSavesStateAndExitsQuickly) {
   EXPECT_FALSE(std::filesystem::exists(daemon.socket())) << "the socket is removed on exit";
   auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
   ASSERT_EQ(saved.contents.rounds.size(), 1u);
-  EXPECT_EQ(saved.contents.rounds[0].outcome, codec::RoundOutcome::cancelled);
+  EXPECT_EQ(saved.contents.rounds[0].outcome, rounds::RoundOutcome::cancelled);
 }
 
 TEST_F(DaemonTest, HistorySurvivesARestart) {

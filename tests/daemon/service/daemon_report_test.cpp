@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "daemon/codec/report_json.hpp"
 #include "daemon/service/daemon.hpp"
 #include "tests/daemon/service/daemon_harness.hpp"
 
@@ -49,7 +50,8 @@ TEST_F(DaemonReportTest, FinishedJobShowsItsFullReportInHistoryStatusAndStateFil
 
   auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
   ASSERT_EQ(saved.contents.rounds.size(), 1u);
-  EXPECT_EQ(saved.contents.rounds[0].full_report, full);
+  ASSERT_TRUE(saved.contents.rounds[0].full_report.has_value());
+  EXPECT_EQ(codec::to_json(*saved.contents.rounds[0].full_report), full);
 }
 
 TEST_F(DaemonReportTest, OnlyTheNewestRoundsKeepTheirFullReport) {
@@ -73,8 +75,8 @@ TEST_F(DaemonReportTest, OnlyTheNewestRoundsKeepTheirFullReport) {
 
   auto saved = codec::load_state(tree.path("state/state.json"), TimePoint{});
   ASSERT_EQ(saved.contents.rounds.size(), static_cast<std::size_t>(kJobs));
-  EXPECT_TRUE(saved.contents.rounds[2].full_report.is_null());
-  EXPECT_FALSE(saved.contents.rounds[3].full_report.is_null());
+  EXPECT_FALSE(saved.contents.rounds[2].full_report.has_value());
+  EXPECT_TRUE(saved.contents.rounds[3].full_report.has_value());
 }
 
 TEST_F(DaemonReportTest, ManualJobKeepsItsFullReportToo) {

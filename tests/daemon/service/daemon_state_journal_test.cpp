@@ -16,13 +16,13 @@ using namespace std::chrono_literals;
 
 const TimePoint kThen = TimePoint(std::chrono::seconds(1'780'000'000));
 
-codec::RoundRecord acted_round(std::uint64_t number) {
-  codec::RoundRecord record;
+rounds::RoundRecord acted_round(std::uint64_t number) {
+  rounds::RoundRecord record;
   record.number = number;
   record.time = kThen + std::chrono::seconds(number);
   record.trigger = "timer";
-  record.status = codec::RoundStatus::ready;
-  record.outcome = codec::RoundOutcome::done;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::done;
   record.reason = "node 1 under force pressure";
   record.source_node = 1;
   record.dest_nodes = {0};
@@ -88,8 +88,8 @@ TEST(StateJournal, ALaterLineForARoundReplacesItInPlace) {
   TempTree tree;
   const auto file = tree.path("state.json");
   codec::StateJournal journal(file);
-  codec::RoundRecord started = acted_round(2);
-  started.outcome = codec::RoundOutcome::started;
+  rounds::RoundRecord started = acted_round(2);
+  started.outcome = rounds::RoundOutcome::started;
   started.migrated = false;
   ASSERT_TRUE(journal.compact({acted_round(1), started}, nullptr).ok());
   ASSERT_TRUE(journal.append(acted_round(3), codec::StateJournal::Sync::no).ok());
@@ -98,7 +98,7 @@ TEST(StateJournal, ALaterLineForARoundReplacesItInPlace) {
   auto loaded = codec::load_state(file, kThen);
   ASSERT_EQ(loaded.contents.rounds.size(), 3u);
   EXPECT_EQ(loaded.contents.rounds[1].number, 2u);
-  EXPECT_EQ(loaded.contents.rounds[1].outcome, codec::RoundOutcome::done);
+  EXPECT_EQ(loaded.contents.rounds[1].outcome, rounds::RoundOutcome::done);
   EXPECT_EQ(loaded.contents.rounds[2].number, 3u);
 }
 

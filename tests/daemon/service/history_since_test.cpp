@@ -20,13 +20,13 @@ TimePoint at(int minutes) {
   return parse_rfc3339("2026-12-02T10:00:00Z").value() + std::chrono::minutes(minutes);
 }
 
-codec::RoundRecord record(int minutes, std::uint64_t number) {
-  codec::RoundRecord r;
+rounds::RoundRecord record(int minutes, std::uint64_t number) {
+  rounds::RoundRecord r;
   r.number = number;
   r.time = at(minutes);
   r.trigger = "timer";
-  r.status = codec::RoundStatus::ready;
-  r.outcome = codec::RoundOutcome::started;
+  r.status = rounds::RoundStatus::ready;
+  r.outcome = rounds::RoundOutcome::started;
   return r;
 }
 
@@ -46,7 +46,7 @@ class HistorySinceTest : public ::testing::Test {
     }
   }
   TempTree tree;
-  std::vector<codec::RoundRecord> rounds;
+  std::vector<rounds::RoundRecord> rounds;
   config::ExportConfig export_config;
 };
 

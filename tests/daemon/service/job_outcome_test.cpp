@@ -27,11 +27,11 @@ TEST(JobOutcome, AFinishedJobRecordsWhatMovedOfEachContainerToEachNode) {
                        container("idle.scope", {{1, 0}})};
   JobResult result;
   result.report = report;
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record_job_result(result, false, record, 100);
   EXPECT_TRUE(record.migrated);
   EXPECT_EQ(record.moved_bytes, 3 * kGiB);
-  EXPECT_EQ(record.outcome, codec::RoundOutcome::done);
+  EXPECT_EQ(record.outcome, rounds::RoundOutcome::done);
   const std::vector<core::MovedShare> expected{{"stream.scope", 1, 2 * kGiB},
                                                {"stream.scope", 2, kGiB}};
   EXPECT_EQ(record.moved_shares, expected);
@@ -43,7 +43,7 @@ TEST(JobOutcome, ADryRunRecordsNoShares) {
   report.containers = {container("stream.scope", {{1, kGiB}})};
   JobResult result;
   result.report = report;
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record_job_result(result, false, record, 100);
   EXPECT_FALSE(record.migrated);
   EXPECT_TRUE(record.moved_shares.empty());

@@ -14,12 +14,12 @@ using std::chrono::seconds;
 
 const TimePoint kNow = TimePoint(seconds(1'780'000'000));
 
-codec::RoundRecord acted(std::uint64_t number) {
-  codec::RoundRecord record;
+rounds::RoundRecord acted(std::uint64_t number) {
+  rounds::RoundRecord record;
   record.number = number;
   record.time = kNow + seconds(number);
-  record.status = codec::RoundStatus::ready;
-  record.outcome = codec::RoundOutcome::done;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::done;
   record.source_node = 1;
   record.dest_nodes = {0};
   record.migrated = true;
@@ -106,7 +106,7 @@ JobResult moved(Bytes bytes) {
 }
 
 void expect_in_step(const RoundEngine& engine) {
-  const core::History rebuilt = codec::to_history(engine.rounds());
+  const core::History rebuilt = rounds::to_history(engine.rounds());
   ASSERT_EQ(engine.history().size(), rebuilt.size());
   for (std::size_t i = 0; i < rebuilt.size(); ++i) {
     EXPECT_EQ(codec::to_json(engine.history()[i]), codec::to_json(rebuilt[i])) << "entry " << i;
@@ -117,7 +117,7 @@ TEST(RoundEngine, ARoundThatStartsAJobEntersTheHistoryWhenTheJobMoved) {
   Fixture f;
   f.next = moving({{"batch/a", kGiB, {0}}});
   DecidedRound started = f.round(kNow);
-  EXPECT_EQ(started.record.outcome, codec::RoundOutcome::started);
+  EXPECT_EQ(started.record.outcome, rounds::RoundOutcome::started);
   ASSERT_TRUE(started.job.has_value());
   EXPECT_EQ(started.job->budget, kGiB);
   EXPECT_EQ(started.job->targets.at(0).cgroup_dir, "/cg/batch/a");
@@ -125,14 +125,14 @@ TEST(RoundEngine, ARoundThatStartsAJobEntersTheHistoryWhenTheJobMoved) {
   EXPECT_TRUE(f.engine.history().empty());
 
   DecidedRound deferred = f.round(kNow + seconds(10), {}, true);
-  EXPECT_EQ(deferred.record.outcome, codec::RoundOutcome::deferred);
+  EXPECT_EQ(deferred.record.outcome, rounds::RoundOutcome::deferred);
   ASSERT_TRUE(f.engine.deferred().has_value());
   EXPECT_EQ(f.engine.deferred()->number, deferred.record.number);
 
   EndedJob ended =
       f.engine.end_job(started.record.number, moved(kGiB), false, kNow + seconds(20), "none");
   EXPECT_TRUE(ended.kept);
-  EXPECT_EQ(ended.record.outcome, codec::RoundOutcome::done);
+  EXPECT_EQ(ended.record.outcome, rounds::RoundOutcome::done);
   EXPECT_EQ(ended.record.moved_bytes, kGiB);
   ASSERT_EQ(f.engine.history().size(), 1u);
   EXPECT_TRUE(f.engine.history().back().effect_pending);
@@ -143,7 +143,7 @@ TEST(RoundEngine, ARoundWithNothingToDoIsNotKept) {
   Fixture f;
   f.next = core::Decision{};  // idle
   DecidedRound round = f.round(kNow);
-  EXPECT_EQ(round.record.outcome, codec::RoundOutcome::none);
+  EXPECT_EQ(round.record.outcome, rounds::RoundOutcome::none);
   EXPECT_TRUE(f.engine.rounds().empty());
   EXPECT_EQ(f.engine.find(round.record.number), nullptr);
 }
@@ -200,9 +200,9 @@ TEST(RoundEngine, WithoutAnEvictionActionThePlanMigratesEveryContainer) {
 
 TEST(RoundEngine, TrimmingDropsTheOldestRoundsThatDidNotActFirst) {
   Fixture f(3);
-  codec::RoundRecord failed = acted(2);
+  rounds::RoundRecord failed = acted(2);
   failed.migrated = false;
-  failed.outcome = codec::RoundOutcome::failed;
+  failed.outcome = rounds::RoundOutcome::failed;
   f.engine.restore({acted(1), failed, acted(3), acted(4)});
   EXPECT_EQ(f.engine.next_number(), 5u);
   f.engine.fail(f.engine.open(kNow + seconds(5), "timer"), "reading the host failed");
@@ -234,7 +234,7 @@ TEST(RoundEngine, AFloodOfFailedRoundsKeepsTheLastMigration) {
   f.engine.restore({acted(1)});
   for (std::size_t i = 0; i < 3 * kRoundsKept; ++i) {
     EXPECT_EQ(f.round(kNow + seconds(10 + static_cast<long>(i))).record.outcome,
-              codec::RoundOutcome::failed);
+              rounds::RoundOutcome::failed);
   }
   EXPECT_EQ(f.engine.rounds().size(), kRoundsKept + 1);
   EXPECT_NE(f.engine.find(1), nullptr);
@@ -267,10 +267,10 @@ TEST(RoundEngine, OnlyTheNewestFullReportsAreKept) {
                      kNow + seconds(static_cast<long>(100 * i + 1)), "none");
     numbers.push_back(started.record.number);
   }
-  EXPECT_TRUE(f.engine.find(numbers[0])->full_report.is_null());
-  EXPECT_TRUE(f.engine.find(numbers[1])->full_report.is_null());
-  EXPECT_FALSE(f.engine.find(numbers[2])->full_report.is_null());
-  EXPECT_FALSE(f.engine.find(numbers.back())->full_report.is_null());
+  EXPECT_FALSE(f.engine.find(numbers[0])->full_report.has_value());
+  EXPECT_FALSE(f.engine.find(numbers[1])->full_report.has_value());
+  EXPECT_TRUE(f.engine.find(numbers[2])->full_report.has_value());
+  EXPECT_TRUE(f.engine.find(numbers.back())->full_report.has_value());
 }
 
 }  // namespace

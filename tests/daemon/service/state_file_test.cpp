@@ -12,13 +12,13 @@ using namespace std::chrono_literals;
 
 const TimePoint kNow = TimePoint(std::chrono::seconds(1'780'000'000));
 
-RoundRecord acted_round(std::uint64_t number) {
-  RoundRecord record;
+rounds::RoundRecord acted_round(std::uint64_t number) {
+  rounds::RoundRecord record;
   record.number = number;
   record.time = kNow + std::chrono::seconds(number);
   record.trigger = "timer";
-  record.status = RoundStatus::ready;
-  record.outcome = RoundOutcome::done;
+  record.status = rounds::RoundStatus::ready;
+  record.outcome = rounds::RoundOutcome::done;
   record.source_node = 1;
   record.dest_nodes = {0, 2};
   record.containers = {"kubepods/a", "kubepods/b"};
@@ -27,21 +27,28 @@ RoundRecord acted_round(std::uint64_t number) {
   record.migrated = true;
   record.report.emplace();
   record.report->bytes_moved = 400 * kMiB;
-  record.full_report = {{"bytes_moved", 400 * kMiB},
-                        {"containers", {{{"id", "kubepods/a"}, {"processes", {{{"pid", 42}}}}}}}};
+  actuator::MigrationReport report;
+  actuator::ProcessReport process;
+  process.pid = 42;
+  process.bytes_moved_to[0] = 400 * kMiB;
+  actuator::ContainerReport container;
+  container.id = "kubepods/a";
+  container.processes = {process};
+  report.containers = {container};
+  record.full_report = rounds::keep_busiest(report, 10);
   return record;
 }
 
 TEST(StateFile, SavedRoundsLoadBackUnchanged) {
   testing::TempTree tree;
   auto file = tree.path("state.json");
-  RoundRecord deferred = acted_round(2);
-  deferred.outcome = RoundOutcome::deferred;
+  rounds::RoundRecord deferred = acted_round(2);
+  deferred.outcome = rounds::RoundOutcome::deferred;
   deferred.migrated = false;
   deferred.moved_bytes = 0;
   deferred.source_node.reset();
   deferred.report.reset();
-  deferred.full_report = nullptr;
+  deferred.full_report.reset();
   deferred.evicted = {"kubepods/c"};
   ASSERT_TRUE(save_state(file, {acted_round(1), deferred}).ok());
 
@@ -58,27 +65,27 @@ TEST(StateFile, SavedRoundsLoadBackUnchanged) {
 }
 
 TEST(StateFile, RoundWithoutAFullReportWritesNoFullReportKey) {
-  RoundRecord summarised = acted_round(1);
-  summarised.full_report = nullptr;
+  rounds::RoundRecord summarised = acted_round(1);
+  summarised.full_report.reset();
   EXPECT_FALSE(to_json(summarised).contains("full_report"));
   EXPECT_EQ(to_json(acted_round(1))["full_report"]["containers"][0]["processes"][0]["pid"], 42);
 }
 
 TEST(StateFile, OnlyTheNewestFullReportsAreKept) {
-  std::vector<RoundRecord> rounds;
+  std::vector<rounds::RoundRecord> rounds;
   for (std::uint64_t number = 1; number <= 6; ++number) {
     rounds.push_back(acted_round(number));
   }
-  rounds[4].full_report = nullptr;  // a round without a job sits between the newest two
-  keep_newest_full_reports(rounds, 2);
+  rounds[4].full_report.reset();  // a round without a job sits between the newest two
+  rounds::keep_newest_full_reports(rounds, 2);
   std::vector<bool> kept;
   for (const auto& round : rounds) {
-    kept.push_back(!round.full_report.is_null());
+    kept.push_back(round.full_report.has_value());
     EXPECT_TRUE(round.report.has_value()) << "summaries stay for every round";
   }
   EXPECT_EQ(kept, (std::vector<bool>{false, false, false, true, false, true}));
-  keep_newest_full_reports(rounds, 0);
-  EXPECT_TRUE(rounds[5].full_report.is_null());
+  rounds::keep_newest_full_reports(rounds, 0);
+  EXPECT_FALSE(rounds[5].full_report.has_value());
 }
 
 TEST(StateFile, MissingFileIsEmptyHistoryWithoutProblem) {
@@ -135,12 +142,12 @@ TEST(StateFile, SaveIntoMissingDirectoryFailsWithErrno) {
 }
 
 TEST(StateFile, HistoryHoldsOnlyActedRoundsInOrder) {
-  RoundRecord deferred = acted_round(2);
+  rounds::RoundRecord deferred = acted_round(2);
   deferred.migrated = false;
-  RoundRecord evicted = acted_round(3);
+  rounds::RoundRecord evicted = acted_round(3);
   evicted.migrated = false;
   evicted.evicted = {"x"};
-  auto history = to_history({acted_round(1), deferred, evicted});
+  auto history = rounds::to_history({acted_round(1), deferred, evicted});
   ASSERT_EQ(history.size(), 2u);
   EXPECT_TRUE(history[0].migrated);
   EXPECT_EQ(history[0].source_node, 1);

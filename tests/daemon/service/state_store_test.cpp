@@ -18,13 +18,13 @@ using std::chrono::seconds;
 
 const TimePoint kNow = TimePoint(seconds(1'780'000'000));
 
-codec::RoundRecord failed_round(std::uint64_t number) {
-  codec::RoundRecord record;
+rounds::RoundRecord failed_round(std::uint64_t number) {
+  rounds::RoundRecord record;
   record.number = number;
   record.time = kNow + seconds(number);
   record.trigger = "timer";
-  record.status = codec::RoundStatus::failed;
-  record.outcome = codec::RoundOutcome::failed;
+  record.status = rounds::RoundStatus::failed;
+  record.outcome = rounds::RoundOutcome::failed;
   record.reason = "pressure but no container can be migrated or evicted";
   return record;
 }
@@ -39,7 +39,7 @@ TEST(StateStore, ARoundAppendsItsLineAndTheJournalIsCompactedWhenItOutgrowsTheLa
   StateStore store(tree.path("state"));
   NodeBaselines baselines;
   ASSERT_TRUE(store.load(kNow).rounds.empty());
-  std::vector<codec::RoundRecord> kept;
+  std::vector<rounds::RoundRecord> kept;
   store.compact(kept, baselines, kNow);
   std::uintmax_t previous = size_of(file);
   std::size_t appends = 0;
@@ -78,7 +78,7 @@ TEST(StateStore, AFailedAppendIsFollowedByAWholeWriteThatLoads) {
   StateStore store(dir);
   NodeBaselines baselines;
   store.load(kNow);
-  std::vector<codec::RoundRecord> kept{failed_round(1)};
+  std::vector<rounds::RoundRecord> kept{failed_round(1)};
   store.compact(kept, baselines, kNow);
   // The file vanishes (an operator cleaned the directory): the append cannot open it.
   std::filesystem::remove(dir / "state.json");

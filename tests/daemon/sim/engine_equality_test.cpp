@@ -42,7 +42,7 @@ void expect_same_round(Replay& replay, const RoundReport& simulated) {
   ASSERT_NE(simulated.decision, nullptr);
   EXPECT_EQ(codec::to_json(*simulated.decision), codec::to_json(direct.decision))
       << "at " << simulated.second << " s";
-  EXPECT_EQ(simulated.outcome, codec::to_string(direct.record.outcome))
+  EXPECT_EQ(simulated.outcome, rounds::to_string(direct.record.outcome))
       << "at " << simulated.second << " s";
   ASSERT_EQ(simulated.effects.size(), direct.effects.size()) << "at " << simulated.second << " s";
   if (direct.job) {

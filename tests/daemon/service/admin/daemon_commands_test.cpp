@@ -26,8 +26,8 @@ class FakeDaemon : public DaemonView {
   std::size_t clients() const override { return 0; }
   void set_paused(bool paused) override { state_.paused = paused; }
   void set_dry_run(bool enabled) override { state_.dry_run = enabled; }
-  codec::RoundRecord begin_round(std::string trigger) override {
-    codec::RoundRecord record;
+  rounds::RoundRecord begin_round(std::string trigger) override {
+    rounds::RoundRecord record;
     record.trigger = std::move(trigger);
     return record;
   }

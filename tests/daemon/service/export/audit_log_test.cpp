@@ -30,11 +30,11 @@ TimePoint at(int seconds) {
 }
 
 json entry(int seconds, int number) {
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record.number = static_cast<std::uint64_t>(number);
   record.time = at(seconds);
   record.trigger = "timer";
-  record.outcome = codec::RoundOutcome::started;
+  record.outcome = rounds::RoundOutcome::started;
   core::Decision decision;
   decision.status = core::DecisionStatus::ready;
   decision.source_node = 1;
@@ -210,10 +210,10 @@ TEST_F(AuditLogTest, MissingFileHasNoEntries) {
 }
 
 TEST(AuditEntries, JobEntryCarriesTheFullReport) {
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record.number = 7;
   record.trigger = "manual";
-  record.outcome = codec::RoundOutcome::done;
+  record.outcome = rounds::RoundOutcome::done;
   record.source_node = 1;
   record.dest_nodes = {0};
   record.moved_bytes = 4096;
@@ -236,7 +236,7 @@ TEST(AuditEntries, JobEntryCarriesTheFullReport) {
   EXPECT_TRUE(job["error"].is_null());
   EXPECT_EQ(job["report"]["containers"][0]["processes"][0]["pid"], 42);
 
-  record.outcome = codec::RoundOutcome::failed;
+  record.outcome = rounds::RoundOutcome::failed;
   record.reason = "the job failed: boom";
   auto failed = codec::audit_job_entry(at(0), 4, record, nullptr);
   EXPECT_EQ(failed["error"], "the job failed: boom");
@@ -244,9 +244,9 @@ TEST(AuditEntries, JobEntryCarriesTheFullReport) {
 }
 
 TEST(AuditEntries, RoundWithoutDecisionKeepsItsReason) {
-  codec::RoundRecord record;
+  rounds::RoundRecord record;
   record.number = 2;
-  record.outcome = codec::RoundOutcome::failed;
+  record.outcome = rounds::RoundOutcome::failed;
   record.reason = "reading the host failed";
   auto round = codec::audit_round_entry(record, nullptr);
   EXPECT_TRUE(round["decision"].is_null());

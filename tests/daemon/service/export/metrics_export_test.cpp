@@ -78,8 +78,8 @@ TEST(PrometheusExport, ProviderUpIsOneSeriesPerConfiguredProviderLabelledWhenDow
 
 TEST(PrometheusExport, CountersAccumulateReports) {
   DaemonCounters counters;
-  ++counters.rounds[codec::RoundOutcome::none];
-  ++counters.rounds[codec::RoundOutcome::done];
+  ++counters.rounds[rounds::RoundOutcome::none];
+  ++counters.rounds[rounds::RoundOutcome::done];
   ++counters.evictions["freeze"];
   actuator::MigrationReport report;
   report.source_node = 1;
@@ -156,7 +156,7 @@ TEST(PrometheusExport, FullViewCarriesEveryFamilyOfTheIssue) {
   core::Decision decision;
   decision.level = core::PressureLevel::grace;
   DaemonCounters counters;
-  ++counters.rounds[codec::RoundOutcome::started];
+  ++counters.rounds[rounds::RoundOutcome::started];
   ++counters.evictions["kill"];
   actuator::MigrationReport report;
   report.source_node = 0;

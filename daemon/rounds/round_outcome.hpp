@@ -8,7 +8,7 @@
 
 #include "core/decision.hpp"
 
-namespace nb::codec {
+namespace nb::rounds {
 
 enum class RoundStatus {
   scanning,  // the host is being read
@@ -43,4 +43,4 @@ std::optional<RoundStatus> round_status_named(std::string_view name);
 // Also reads "acted", which early state files hold for a round whose job ran, as done.
 std::optional<RoundOutcome> round_outcome_named(std::string_view name);
 
-}  // namespace nb::codec
+}  // namespace nb::rounds

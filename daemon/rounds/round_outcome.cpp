@@ -1,8 +1,8 @@
-#include "daemon/codec/round_outcome.hpp"
+#include "daemon/rounds/round_outcome.hpp"
 
 #include "base/enum_names.hpp"
 
-namespace nb::codec {
+namespace nb::rounds {
 namespace {
 
 // The decided ones read as core::to_string(DecisionStatus) does (a test holds them equal), which
@@ -52,4 +52,4 @@ std::optional<RoundOutcome> round_outcome_named(std::string_view name) {
   return value_named(kOutcomeNames, name);
 }
 
-}  // namespace nb::codec
+}  // namespace nb::rounds
