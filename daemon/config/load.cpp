@@ -67,7 +67,8 @@ ConfigLoad load_document(const toml::table& document, const ExtensionNames& name
   read_section(root, "export", export_keys(), config.export_);
   root.finish();
 
-  loader.add_validation(validate_config(config, names));
+  loader.add_validation(validate_config(
+      config, names, [&loader](std::string_view key) { return loader.wrote(key); }));
   load.problems = loader.take_problems();
   return load;
 }

@@ -32,6 +32,8 @@ class Loader {
  public:
   void problem(std::string key, Place place, std::string message);
   void remember(const std::string& key, Place place) { places_.emplace(key, place); }
+  // Whether the file holds the key (remembered while reading).
+  bool wrote(std::string_view key) const { return places_.contains(std::string(key)); }
 
   // A key that is absent from the file (a default) takes the place of its nearest enclosing
   // table, so that e.g. a missing `cgroups` points at its `[[pool]]`.

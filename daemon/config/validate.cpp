@@ -23,20 +23,53 @@ std::string indexed(std::string_view key, std::size_t index) {
   return fmt::format("{}[{}]", key, index);
 }
 
-void grace_within_force(const core::PolicyConfig& policy, Checker& check) {
-  auto usable = [](double value) { return std::isfinite(value) && value > 0; };
+// Two [policy] keys where `lower` must not exceed `upper` (or, when strict, must stay below it).
+// The problem is reported on the key the user wrote, so that a file setting only
+// reclaim_round_max_bytes is told about that key, the other's default, and what to change; when
+// both or neither were written, on `lower`.
+struct Ordered {
+  std::string_view lower;
+  std::string lower_value;
+  std::string_view upper;
+  std::string upper_value;
+  bool strict = false;
+};
+
+void report_order(const Ordered& pair, const WrittenKey& written, Checker& check) {
+  const std::string lower_key = fmt::format("policy.{}", pair.lower);
+  const std::string upper_key = fmt::format("policy.{}", pair.upper);
+  const bool lower_written = written(lower_key);
+  const bool upper_written = written(upper_key);
+  if (upper_written && !lower_written) {
+    check.fail(upper_key,
+               fmt::format("must be {} {} (its default, {}); raise it, or set {} {} {}",
+                           pair.strict ? "above" : "at least", pair.lower, pair.lower_value,
+                           pair.lower, pair.strict ? "below" : "at or below", pair.upper_value));
+    return;
+  }
+  const std::string upper_value =
+      upper_written ? pair.upper_value : fmt::format("its default, {}", pair.upper_value);
+  check.fail(lower_key, fmt::format("must {} {} ({}); lower it, or raise {}",
+                                    pair.strict ? "be below" : "not exceed", pair.upper,
+                                    upper_value, pair.upper));
+}
+
+auto usable = [](double value) { return std::isfinite(value) && value > 0; };
+
+void grace_within_force(const core::PolicyConfig& policy, const WrittenKey& written,
+                        Checker& check) {
   if (usable(policy.grace_read_latency_ns) && usable(policy.force_read_latency_ns) &&
       policy.grace_read_latency_ns > policy.force_read_latency_ns) {
-    check.fail(
-        "policy.grace_read_latency_ns",
-        fmt::format("must not exceed force_read_latency_ns ({})", policy.force_read_latency_ns));
+    report_order({"grace_read_latency_ns", fmt::format("{}", policy.grace_read_latency_ns),
+                  "force_read_latency_ns", fmt::format("{}", policy.force_read_latency_ns)},
+                 written, check);
   }
 }
 
 // A ratio of 1 would call a node at its own idle latency pressured; grace above force would make
 // grace unreachable.
-void latency_ratios_ordered(const core::PolicyConfig& policy, Checker& check) {
-  auto usable = [](double value) { return std::isfinite(value) && value > 0; };
+void latency_ratios_ordered(const core::PolicyConfig& policy, const WrittenKey& written,
+                            Checker& check) {
   if (!usable(policy.grace_latency_ratio)) {
     return;
   }
@@ -45,21 +78,26 @@ void latency_ratios_ordered(const core::PolicyConfig& policy, Checker& check) {
                fmt::format("must be above 1, got {}", policy.grace_latency_ratio));
   } else if (usable(policy.force_latency_ratio) &&
              policy.grace_latency_ratio > policy.force_latency_ratio) {
-    check.fail("policy.grace_latency_ratio",
-               fmt::format("must not exceed force_latency_ratio ({})", policy.force_latency_ratio));
+    report_order({"grace_latency_ratio", fmt::format("{}", policy.grace_latency_ratio),
+                  "force_latency_ratio", fmt::format("{}", policy.force_latency_ratio)},
+                 written, check);
   }
 }
 
-void medium_below_high(const core::PolicyConfig& policy, Checker& check) {
+void medium_below_high(const core::PolicyConfig& policy, const WrittenKey& written,
+                       Checker& check) {
   auto ratio = [](double value) { return value > 0 && value <= 1; };
   if (ratio(policy.bandwidth_high_ratio) && ratio(policy.bandwidth_medium_ratio) &&
       policy.bandwidth_medium_ratio >= policy.bandwidth_high_ratio) {
-    check.fail("policy.bandwidth_medium_ratio",
-               fmt::format("must be below bandwidth_high_ratio ({})", policy.bandwidth_high_ratio));
+    report_order({"bandwidth_medium_ratio", fmt::format("{}", policy.bandwidth_medium_ratio),
+                  "bandwidth_high_ratio", fmt::format("{}", policy.bandwidth_high_ratio),
+                  /*strict=*/true},
+                 written, check);
   }
 }
 
-void minimums_within_maximums(const core::PolicyConfig& policy, Checker& check) {
+void minimums_within_maximums(const core::PolicyConfig& policy, const WrittenKey& written,
+                              Checker& check) {
   struct Bound {
     std::string_view min_key;
     Bytes min;
@@ -76,8 +114,9 @@ void minimums_within_maximums(const core::PolicyConfig& policy, Checker& check) 
   }};
   for (const Bound& bound : bounds) {
     if (bound.min >= 0 && bound.max >= 0 && bound.min > bound.max) {
-      check.fail(fmt::format("policy.{}", bound.min_key),
-                 fmt::format("must not exceed {} ({})", bound.max_key, exact_size_text(bound.max)));
+      report_order(
+          {bound.min_key, exact_size_text(bound.min), bound.max_key, exact_size_text(bound.max)},
+          written, check);
     }
   }
 }
@@ -95,12 +134,16 @@ void supported_pools_named(const core::PolicyConfig& policy, Checker& check) {
   }
 }
 
-void validate_policy_into(const core::PolicyConfig& policy, Checker& check) {
+void validate_policy_into(const core::PolicyConfig& policy, const WrittenKey& written,
+                          Checker& check) {
+  auto with_written = [&](auto rule) {
+    return [&written, rule](const core::PolicyConfig& p, Checker& c) { rule(p, written, c); };
+  };
   check_keys(policy_keys(), policy, "policy", check,
-             {{"force_read_latency_ns", grace_within_force},
-              {"force_latency_ratio", latency_ratios_ordered},
-              {"bandwidth_medium_ratio", medium_below_high},
-              {"reclaim_round_enough_bytes", minimums_within_maximums},
+             {{"force_read_latency_ns", with_written(grace_within_force)},
+              {"force_latency_ratio", with_written(latency_ratios_ordered)},
+              {"bandwidth_medium_ratio", with_written(medium_below_high)},
+              {"reclaim_round_enough_bytes", with_written(minimums_within_maximums)},
               {"supported_pools", supported_pools_named}});
 }
 
@@ -217,12 +260,17 @@ void validate_eviction(const EvictionConfig& eviction, const ExtensionNames& nam
 
 }  // namespace
 
-std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names) {
+bool every_key_written(std::string_view) {
+  return true;
+}
+
+std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names,
+                                           const WrittenKey& written) {
   std::vector<ConfigProblem> problems;
   Checker check(problems);
   check_keys(daemon_keys(), config.daemon, "daemon", check);
   check_keys(admin_keys(), config.admin, "admin", check, {{"socket", socket_path_fits}});
-  validate_policy_into(config.policy, check);
+  validate_policy_into(config.policy, written, check);
   validate_pools(config.pools, check);
   validate_metrics(config.metrics, names, check);
   check_keys(actuator_keys(), config.actuator, "actuator", check,
@@ -232,10 +280,11 @@ std::vector<ConfigProblem> validate_config(const Config& config, const Extension
   return problems;
 }
 
-std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy) {
+std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy,
+                                           const WrittenKey& written) {
   std::vector<ConfigProblem> problems;
   Checker check(problems);
-  validate_policy_into(policy, check);
+  validate_policy_into(policy, written, check);
   return problems;
 }
 

@@ -3,6 +3,7 @@
 // or reload, a snapshot's `config.policy` overrides). Problems name their key; the loader adds
 // the line and column.
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -13,11 +14,18 @@
 
 namespace nb::config {
 
+// Whether the user wrote a dotted key ("policy.reclaim_round_max_bytes"), so that a rule between
+// two keys is reported on the one the user set, with the other's default and the fix.
+using WrittenKey = std::function<bool(std::string_view key)>;
+bool every_key_written(std::string_view key);
+
 // Every problem at once, in section order. Provider and action names must be among `names`.
-std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names);
+std::vector<ConfigProblem> validate_config(const Config& config, const ExtensionNames& names,
+                                           const WrittenKey& written = every_key_written);
 
 // The [policy] rules alone; keys are "policy.<key>" and lines are 0.
-std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy);
+std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy,
+                                           const WrittenKey& written = every_key_written);
 
 // trace, debug, info, warn, error, critical, off.
 bool is_valid_log_level(std::string_view level);

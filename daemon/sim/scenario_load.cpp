@@ -271,7 +271,9 @@ ScenarioLoad load_scenario_string(std::string_view toml, std::string_view name,
   Loader loader;
   read_document(document, loader, load.scenario);
   loader.add_validation(scenario_problems(load.scenario));
-  loader.add_validation(config::validate_config(load.scenario.config, service::extension_names()));
+  loader.add_validation(
+      config::validate_config(load.scenario.config, service::extension_names(),
+                              [&loader](std::string_view key) { return loader.wrote(key); }));
   load.problems = loader.take_problems();
   std::stable_sort(load.scenario.events.begin(), load.scenario.events.end(),
                    [](const ScenarioEvent& a, const ScenarioEvent& b) { return a.at < b.at; });

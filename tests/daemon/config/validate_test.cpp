@@ -76,17 +76,115 @@ INSTANTIATE_TEST_SUITE_P(
         RuleCase{"RequestLimitBelowOneKiB", "[admin]\nmax_request_bytes = 1023\n",
                  "admin.max_request_bytes", "must be from 1KiB to 1MiB", 2, 1},
         RuleCase{"RequestLimitAboveOneMiB", "[admin]\nmax_request_bytes = \"2MiB\"\n",
-                 "admin.max_request_bytes", "must be from 1KiB to 1MiB", 2, 1},
-        RuleCase{"ContainerMinAboveMax", "[policy]\ncontainer_min_bytes = \"11GiB\"\n",
-                 "policy.container_min_bytes", "must not exceed container_max_bytes (10GiB)", 2, 1},
-        RuleCase{"ReclaimContainerMinAboveMax",
-                 "[policy]\nreclaim_container_max_bytes = \"64MiB\"\n",
+                 "admin.max_request_bytes", "must be from 1KiB to 1MiB", 2, 1}),
+    case_name);
+
+// A rule between two keys is reported on the key the user wrote, with the other's default and the
+// fix; with both written, on the lower one. Each rule in both directions.
+INSTANTIATE_TEST_SUITE_P(
+    CrossKeyRules, ConfigRule,
+    ::testing::Values(
+        RuleCase{"ContainerMinBytesSetAlone", "[policy]\ncontainer_min_bytes = \"11GiB\"\n",
+                 "policy.container_min_bytes",
+                 "must not exceed container_max_bytes (its default, 10GiB); lower it, or raise "
+                 "container_max_bytes",
+                 2, 1},
+        RuleCase{"ContainerMaxBytesSetAlone", "[policy]\ncontainer_max_bytes = \"64MiB\"\n",
+                 "policy.container_max_bytes",
+                 "must be at least container_min_bytes (its default, 128MiB); raise it, or set "
+                 "container_min_bytes at or below 64MiB",
+                 2, 1},
+        RuleCase{
+            "ContainerMinBytesAndContainerMaxBytesBothSet",
+            "[policy]\ncontainer_max_bytes = \"1GiB\"\ncontainer_min_bytes = \"2GiB\"\n",
+            "policy.container_min_bytes",
+            "must not exceed container_max_bytes (1GiB); lower it, or raise container_max_bytes", 3,
+            1},
+        RuleCase{"ReclaimContainerMinBytesSetAlone",
+                 "[policy]\nreclaim_container_min_bytes = \"16GiB\"\n",
                  "policy.reclaim_container_min_bytes",
-                 "must not exceed reclaim_container_max_bytes (64MiB)", 1, 1},
-        RuleCase{"ReclaimEnoughAboveReclaimMax",
+                 "must not exceed reclaim_container_max_bytes (its default, 15GiB); lower it, or "
+                 "raise reclaim_container_max_bytes",
+                 2, 1},
+        RuleCase{"ReclaimContainerMaxBytesSetAlone",
+                 "[policy]\nreclaim_container_max_bytes = \"64MiB\"\n",
+                 "policy.reclaim_container_max_bytes",
+                 "must be at least reclaim_container_min_bytes (its default, 128MiB); raise it, or "
+                 "set reclaim_container_min_bytes at or below 64MiB",
+                 2, 1},
+        RuleCase{"ReclaimContainerMinBytesAndReclaimContainerMaxBytesBothSet",
+                 "[policy]\nreclaim_container_max_bytes = \"1GiB\"\nreclaim_container_min_bytes = "
+                 "\"2GiB\"\n",
+                 "policy.reclaim_container_min_bytes",
+                 "must not exceed reclaim_container_max_bytes (1GiB); lower it, or raise "
+                 "reclaim_container_max_bytes",
+                 3, 1},
+        RuleCase{"ReclaimRoundEnoughBytesSetAlone",
                  "[policy]\nreclaim_round_enough_bytes = \"16GiB\"\n",
                  "policy.reclaim_round_enough_bytes",
-                 "must not exceed reclaim_round_max_bytes (15GiB)", 2, 1}),
+                 "must not exceed reclaim_round_max_bytes (its default, 15GiB); lower it, or raise "
+                 "reclaim_round_max_bytes",
+                 2, 1},
+        RuleCase{"ReclaimRoundMaxBytesSetAlone", "[policy]\nreclaim_round_max_bytes = \"2GiB\"\n",
+                 "policy.reclaim_round_max_bytes",
+                 "must be at least reclaim_round_enough_bytes (its default, 3GiB); raise it, or "
+                 "set reclaim_round_enough_bytes at or below 2GiB",
+                 2, 1},
+        RuleCase{
+            "ReclaimRoundEnoughBytesAndReclaimRoundMaxBytesBothSet",
+            "[policy]\nreclaim_round_max_bytes = \"4GiB\"\nreclaim_round_enough_bytes = \"5GiB\"\n",
+            "policy.reclaim_round_enough_bytes",
+            "must not exceed reclaim_round_max_bytes (4GiB); lower it, or raise "
+            "reclaim_round_max_bytes",
+            3, 1},
+        RuleCase{"GraceReadLatencyNsSetAlone", "[policy]\ngrace_read_latency_ns = 90\n",
+                 "policy.grace_read_latency_ns",
+                 "must not exceed force_read_latency_ns (its default, 80); lower it, or raise "
+                 "force_read_latency_ns",
+                 2, 1},
+        RuleCase{"ForceReadLatencyNsSetAlone", "[policy]\nforce_read_latency_ns = 60\n",
+                 "policy.force_read_latency_ns",
+                 "must be at least grace_read_latency_ns (its default, 70); raise it, or set "
+                 "grace_read_latency_ns at or below 60",
+                 2, 1},
+        RuleCase{
+            "GraceReadLatencyNsAndForceReadLatencyNsBothSet",
+            "[policy]\nforce_read_latency_ns = 72\ngrace_read_latency_ns = 75\n",
+            "policy.grace_read_latency_ns",
+            "must not exceed force_read_latency_ns (72); lower it, or raise force_read_latency_ns",
+            3, 1},
+        RuleCase{"GraceLatencyRatioSetAlone", "[policy]\ngrace_latency_ratio = 1.6\n",
+                 "policy.grace_latency_ratio",
+                 "must not exceed force_latency_ratio (its default, 1.5); lower it, or raise "
+                 "force_latency_ratio",
+                 2, 1},
+        RuleCase{"ForceLatencyRatioSetAlone", "[policy]\nforce_latency_ratio = 1.2\n",
+                 "policy.force_latency_ratio",
+                 "must be at least grace_latency_ratio (its default, 1.3); raise it, or set "
+                 "grace_latency_ratio at or below 1.2",
+                 2, 1},
+        RuleCase{
+            "GraceLatencyRatioAndForceLatencyRatioBothSet",
+            "[policy]\nforce_latency_ratio = 1.35\ngrace_latency_ratio = 1.4\n",
+            "policy.grace_latency_ratio",
+            "must not exceed force_latency_ratio (1.35); lower it, or raise force_latency_ratio", 3,
+            1},
+        RuleCase{"BandwidthMediumRatioSetAlone", "[policy]\nbandwidth_medium_ratio = 0.8\n",
+                 "policy.bandwidth_medium_ratio",
+                 "must be below bandwidth_high_ratio (its default, 0.8); lower it, or raise "
+                 "bandwidth_high_ratio",
+                 2, 1},
+        RuleCase{"BandwidthHighRatioSetAlone", "[policy]\nbandwidth_high_ratio = 0.4\n",
+                 "policy.bandwidth_high_ratio",
+                 "must be above bandwidth_medium_ratio (its default, 0.5); raise it, or set "
+                 "bandwidth_medium_ratio below 0.4",
+                 2, 1},
+        RuleCase{
+            "BandwidthMediumRatioAndBandwidthHighRatioBothSet",
+            "[policy]\nbandwidth_high_ratio = 0.6\nbandwidth_medium_ratio = 0.6\n",
+            "policy.bandwidth_medium_ratio",
+            "must be below bandwidth_high_ratio (0.6); lower it, or raise bandwidth_high_ratio", 3,
+            1}),
     case_name);
 
 INSTANTIATE_TEST_SUITE_P(
@@ -101,19 +199,13 @@ INSTANTIATE_TEST_SUITE_P(
                                "policy.bandwidth_medium_ratio", "must be in (0, 1]", 2, 1},
                       RuleCase{"MigrateThresholdInfinite", "[policy]\nmigrate_threshold = inf\n",
                                "policy.migrate_threshold", "must be in (0, 1]", 2, 1},
-                      RuleCase{"MediumRatioEqualToHigh", "[policy]\nbandwidth_medium_ratio = 0.8\n",
-                               "policy.bandwidth_medium_ratio",
-                               "must be below bandwidth_high_ratio (0.8)", 2, 1},
                       RuleCase{"ProbeCpuBudgetAboveOne", "[metrics.probe]\ncpu_budget = 2\n",
                                "metrics.probe.cpu_budget", "must be in (0, 1]", 2, 1}),
     case_name);
 
 INSTANTIATE_TEST_SUITE_P(
     Latencies, ConfigRule,
-    ::testing::Values(RuleCase{"GraceAboveForce", "[policy]\ngrace_read_latency_ns = 90\n",
-                               "policy.grace_read_latency_ns",
-                               "must not exceed force_read_latency_ns (80)", 2, 1},
-                      RuleCase{"ForceZero",
+    ::testing::Values(RuleCase{"ForceZero",
                                "[policy]\ngrace_read_latency_ns = 1\nforce_read_latency_ns = 0\n",
                                "policy.force_read_latency_ns", "must be positive", 3, 1},
                       RuleCase{"NegativeLatencyGap", "[policy]\ngrace_latency_gap_ns = -1\n",
@@ -128,13 +220,6 @@ INSTANTIATE_TEST_SUITE_P(
                                "policy.grace_latency_ratio", "must be above 1, got 1", 2, 1},
                       RuleCase{"GraceRatioBelowOne", "[policy]\ngrace_latency_ratio = 0.9\n",
                                "policy.grace_latency_ratio", "must be above 1, got 0.9", 2, 1},
-                      RuleCase{"GraceRatioAboveForce", "[policy]\ngrace_latency_ratio = 1.6\n",
-                               "policy.grace_latency_ratio",
-                               "must not exceed force_latency_ratio (1.5)", 2, 1},
-                      RuleCase{"ForceRatioBelowGrace",
-                               "[policy]\ngrace_latency_ratio = 1.4\nforce_latency_ratio = 1.2\n",
-                               "policy.grace_latency_ratio",
-                               "must not exceed force_latency_ratio (1.2)", 2, 1},
                       RuleCase{"GraceRatioNegative", "[policy]\ngrace_latency_ratio = -1.3\n",
                                "policy.grace_latency_ratio", "must be positive", 2, 1},
                       RuleCase{"ForceRatioZero", "[policy]\nforce_latency_ratio = 0\n",
