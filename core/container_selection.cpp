@@ -1,6 +1,7 @@
 #include "core/container_selection.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -72,21 +73,38 @@ PoolTable classify_pools(const Snapshot& snapshot, const std::vector<NodeId>& de
 
 // Bounds are exclusive, as in the seed: a container exactly at the minimum is too small to be
 // worth a move, one exactly at the maximum too big to move in one round.
+constexpr std::size_t kRefusedNamed = 3;
+
+void refuse(Selection& selection, const std::function<std::string()>& why) {
+  if (selection.refused.size() < kRefusedNamed) {
+    selection.refused.push_back(why());
+  }
+  ++selection.refused_count;
+}
+
 bool within_bounds(const Container& container, Bytes bytes, PoolKind kind, NodeId source,
-                   const PolicyConfig& config, Notes& notes) {
+                   const PolicyConfig& config, Selection& selection, Notes& notes) {
   const bool reclaim = kind == PoolKind::reclaim;
   const Bytes min = reclaim ? config.reclaim_container_min_bytes : config.container_min_bytes;
   const Bytes max = reclaim ? config.reclaim_container_max_bytes : config.container_max_bytes;
   if (bytes > min && bytes < max) {
     return true;
   }
+  const std::string prefix = reclaim ? "reclaim_container_" : "container_";
+  const std::string limit = bytes <= min
+                                ? "is not above " + prefix + "min_bytes " + format_bytes(min)
+                                : "is not below " + prefix + "max_bytes " + format_bytes(max);
   notes.add_per_container([&] {
-    const std::string prefix = reclaim ? "reclaim_container_" : "container_";
     return "container " + container.id + ": skipped, " + format_bytes(bytes) + " on node " +
-           std::to_string(source) +
-           (bytes <= min ? " is not above " + prefix + "min_bytes " + format_bytes(min)
-                         : " is not below " + prefix + "max_bytes " + format_bytes(max));
+           std::to_string(source) + " " + limit;
   });
+  // A container with nothing on the source is no loss worth naming.
+  if (bytes > 0) {
+    refuse(selection, [&] {
+      return container.id + " (" + format_bytes(bytes) + " on node " + std::to_string(source) +
+             ") " + limit;
+    });
+  }
   return false;
 }
 
@@ -108,6 +126,12 @@ void take_within(const std::vector<Eligible>& group, Bytes cap, const char* cap_
     const Eligible& eligible = group[taken];
     const Bytes total = selection.total_bytes + eligible.bytes;
     if (total > cap) {
+      if (selection.migrate.empty()) {
+        refuse(selection, [&] {
+          return eligible.container->id + " (" + format_bytes(eligible.bytes) + ") is over " +
+                 cap_name + " " + format_bytes(cap);
+        });
+      }
       break;
     }
     selection.total_bytes = total;
@@ -131,6 +155,17 @@ void take_within(const std::vector<Eligible>& group, Bytes cap, const char* cap_
 }
 
 }  // namespace
+
+std::string describe_refused(const Selection& selection) {
+  std::string text;
+  for (const std::string& why : selection.refused) {
+    text += (text.empty() ? "" : "; ") + why;
+  }
+  if (selection.refused_count > selection.refused.size()) {
+    text += ", and " + std::to_string(selection.refused_count - selection.refused.size()) + " more";
+  }
+  return text;
+}
 
 Selection select_containers(const Snapshot& snapshot, NodeId source,
                             const std::vector<NodeId>& destinations, const PolicyConfig& config,
@@ -167,7 +202,7 @@ Selection select_containers(const Snapshot& snapshot, NodeId source,
       continue;
     }
     const Bytes bytes = container.anon_on(source);
-    if (!within_bounds(container, bytes, pool.kind, source, config, notes)) {
+    if (!within_bounds(container, bytes, pool.kind, source, config, selection, notes)) {
       continue;
     }
     (pool.kind == PoolKind::reclaim ? reclaim : others).push_back({&container, &pool, bytes});

@@ -175,17 +175,26 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   if (auto eviction = pick_eviction(snapshot, source.id(), config, notes)) {
     decision.evict.push_back(std::move(*eviction));
   }
+  std::string refused;
   if (!decision.dest_nodes.empty()) {
     Selection selection =
         select_containers(snapshot, source.id(), decision.dest_nodes, config, notes);
     decision.migrate = std::move(selection.migrate);
     decision.total_bytes = selection.total_bytes;
+    refused = describe_refused(selection);
   }
 
   if (decision.migrate.empty() && decision.evict.empty()) {
     // The seed overwrote this failure with success, so a round that could do nothing looked fine.
     return end_round(decision, DecisionStatus::failed,
-                     "pressure but no container can be migrated or evicted");
+                     "pressure but no container can be migrated or evicted" +
+                         (refused.empty() ? "" : ": " + refused));
+  }
+  if (decision.migrate.empty()) {
+    // Ready for its eviction alone: say why no memory moves, or every such round reads as fine.
+    decision.reason = decision.dest_nodes.empty() ? "no destination node; eviction only"
+                      : refused.empty()           ? "no container to migrate; eviction only"
+                                        : "no container migrates: " + refused + "; eviction only";
   }
   decision.status = DecisionStatus::ready;
   decision.explanation.push_back(describe_result(decision));

@@ -229,9 +229,48 @@ TEST(Eviction, PressureWithNothingToMoveOrEvictFails) {
   const Decision decision =
       decide_at_now(two_node_host().container("tiny", "share", {{0, kMiB}}).build());
   EXPECT_EQ(decision.status, DecisionStatus::failed);
-  EXPECT_EQ(decision.reason, "pressure but no container can be migrated or evicted");
+  EXPECT_EQ(decision.reason,
+            "pressure but no container can be migrated or evicted: tiny (1 MiB on node 0) is not "
+            "above container_min_bytes 128 MiB");
   EXPECT_EQ(decision.source_node, 0);
   EXPECT_EQ(decision.dest_nodes, std::vector<NodeId>{1});
+}
+
+// The host: the only batch container is larger than reclaim_container_max_bytes, so the
+// round is ready for its eviction alone, and its reason says why nothing migrates.
+TEST(Eviction, ReadyForEvictionAloneSaysWhichContainersCouldNotMigrateAndWhy) {
+  const Decision decision =
+      decide_at_now(two_node_host().container("batch/job1", "reclaim", {{0, 24 * kGiB}}).build());
+  EXPECT_EQ(decision.status, DecisionStatus::ready);
+  EXPECT_TRUE(decision.migrate.empty());
+  ASSERT_EQ(decision.evict.size(), 1u);
+  EXPECT_EQ(decision.reason,
+            "no container migrates: batch/job1 (24 GiB on node 0) is not below "
+            "reclaim_container_max_bytes 15 GiB; eviction only");
+}
+
+TEST(Eviction, AContainerOverTheRoundCapIsNamedWithTheCap) {
+  PolicyConfig config;
+  config.round_max_bytes = 2 * kGiB;
+  const Decision decision =
+      decide_at_now(two_node_host().container("web", "share", {{0, 3 * kGiB}}).build(), config);
+  EXPECT_EQ(decision.status, DecisionStatus::failed);
+  EXPECT_EQ(decision.reason,
+            "pressure but no container can be migrated or evicted: web (3 GiB) is over "
+            "round_max_bytes 2 GiB");
+}
+
+TEST(Eviction, ManyRefusedContainersAreCountedNotAllNamed) {
+  SnapshotBuilder host = two_node_host();
+  for (int i = 0; i < 5; ++i) {
+    host.container("tiny" + std::to_string(i), "share", {{0, kMiB}});
+  }
+  const Decision decision = decide_at_now(host.build());
+  EXPECT_EQ(decision.reason,
+            "pressure but no container can be migrated or evicted: tiny0 (1 MiB on node 0) is not "
+            "above container_min_bytes 128 MiB; tiny1 (1 MiB on node 0) is not above "
+            "container_min_bytes 128 MiB; tiny2 (1 MiB on node 0) is not above "
+            "container_min_bytes 128 MiB, and 2 more");
 }
 
 }  // namespace
