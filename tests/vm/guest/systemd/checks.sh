@@ -151,6 +151,19 @@ cursor=$(jcursor)
 run_timed /tmp/start.out 120 systemctl start "$unit"
 check_eq 2.start "$RUN_STATUS" 0 "systemctl start $unit ($RUN_MS ms) $(show_err /tmp/start.out)"
 check_eq 2.ready "$(prop ActiveState)/$(prop SubState)" active/running "state as soon as systemctl start returned"
+# The unit became active only once the daemon had said READY=1, after its start-up and first
+# round: its own start-up line ("loaded N rounds", logged before the first round) is in the
+# journal before systemd's "Started". Under Type=simple systemd says "Started" at the fork.
+jsince "$cursor" -u "$unit" >/tmp/start-journal.txt
+attach start-journal.txt /tmp/start-journal.txt
+loaded_line=$(grep -n -m 1 '^loaded [0-9]* rounds from' /tmp/start-journal.txt | cut -d: -f1)
+started_line=$(grep -n -m 1 "^Started $unit" /tmp/start-journal.txt | cut -d: -f1)
+ready_ms=$((($(prop ActiveEnterTimestampMonotonic) - $(prop ExecMainStartTimestampMonotonic)) / 1000))
+if [ -n "$loaded_line" ] && [ -n "$started_line" ] && [ "$loaded_line" -lt "$started_line" ]; then
+  pass 2.ready_after_startup "'Started' (line $started_line) after the daemon's '$(sed -n "${loaded_line}p" /tmp/start-journal.txt)' (line $loaded_line); active ${ready_ms} ms after the exec"
+else
+  fail 2.ready_after_startup "systemd's 'Started' (line ${started_line:-none}) is not after the daemon's start-up line (line ${loaded_line:-none}): the unit was active before READY=1"
+fi
 status_text=$(prop StatusText)
 case $status_text in
   "round "*) pass 2.status_text "StatusText after start: $status_text" ;;
@@ -193,8 +206,6 @@ elif grep -qi 'permission denied' /tmp/ctl-other.out; then
 else
   fail 2.ctl_other_refused "refused, but not for want of permission: $(head -n 2 /tmp/ctl-other.out | tr '\n' ' ')"
 fi
-jsince "$cursor" -u "$unit" >/tmp/start-journal.txt
-attach start-journal.txt /tmp/start-journal.txt
 
 # --- 3. reload ---------------------------------------------------------------------------------
 window() { ctl_json /tmp/config.json config && json /tmp/config.json /policy/ping_pong_window; }
@@ -238,10 +249,11 @@ else
   fail 6.state_written "nothing in $state_dir"
 fi
 # The kernel's DAMON files are writable under the unit only where the kernel has them (6.12).
-if [ -d /sys/kernel/mm/damon/admin ]; then
-  info "DAMON present; its writes are covered by the rig's hot_first scenario, not here"
+damon_admin=/sys/kernel/mm/damon/admin
+if [ -d "$damon_admin/kdamonds" ]; then
+  info "DAMON on $(uname -r): 8's job must write $damon_admin (page_order auto means hot_first)"
 else
-  info "no DAMON on $(uname -r): ReadWritePaths' -/sys/kernel/mm/damon/admin is skipped"
+  info "no DAMON on $(uname -r): ReadWritePaths' -$damon_admin is skipped, 8's job goes in address order"
 fi
 # A write outside ReadWritePaths: the same textfile setting pointed at /etc/numabalancer, which
 # root can write (shown first) but the service cannot (ProtectSystem=strict).
@@ -313,6 +325,17 @@ if wait_acted_round /tmp/h8.json 90 0 "$last"; then
   check_eq 8.dest_nodes "$(json /tmp/h8.json /rounds/$ROUND/dest_nodes)" "[1]" "destinations"
   check_eq 8.containers "$(json /tmp/h8.json /rounds/$ROUND/containers)" '["nbtest/sysd/a"]' "containers"
   check_near 8.moved "$(json /tmp/h8.json /rounds/$ROUND/moved_bytes)" $((64 * MIB)) "$slack" "moved_bytes"
+  # The config leaves [actuator] page_order at "auto": with DAMON the job watches the workload
+  # through DAMON's sysfs files, which only ReadWritePaths= makes writable under
+  # ProtectKernelTunables=; a refused write would fall back to address order, with the reason.
+  order=$(json /tmp/h8.json /rounds/$ROUND/report/page_order)
+  why=$(json /tmp/h8.json /rounds/$ROUND/report/page_order_fallback)
+  if [ -d "$damon_admin/kdamonds" ]; then
+    check_eq 6.damon_writable "$order" hot_first "the job's page order (fallback reason: $why)"
+    check_eq 6.damon_no_kdamond_left "$(cat "$damon_admin/kdamonds/nr_kdamonds")" 0 "kdamonds left after the job"
+  else
+    check_eq 8.page_order "$order" address "the job's page order without DAMON (reason: $why)"
+  fi
 else
   fail 8.acted "no round moved memory within 90 s: $(status_field /last_round)"
 fi
@@ -323,6 +346,13 @@ if [ -s /var/log/numabalancer/audit.log ]; then
   pass 8.audit_log "/var/log/numabalancer/audit.log: $(wc -l </var/log/numabalancer/audit.log) lines (LogsDirectory=)"
 else
   fail 8.audit_log "the audit log in /var/log/numabalancer is empty or missing"
+fi
+
+# NB_SCENARIOS=systemd_damon (the 6.12 guest): the checks up to here, which are the ones whose
+# outcome can depend on the kernel (DAMON's files under the sandbox); the rest test systemd and
+# the package, which the 6.1 guest covers.
+if [ "$(cmdline_value NB_SCENARIOS)" = systemd_damon ]; then
+  finish
 fi
 
 # --- 4. watchdog -------------------------------------------------------------------------------
@@ -351,13 +381,14 @@ fi
 timeout_line=$(jsince "$cursor" -u "$unit" -o short-unix | grep -m 1 'Watchdog timeout')
 if [ -n "$timeout_line" ]; then
   pass 4.watchdog_timeout "${timeout_line#* }"
-  # The daemon pinged every round (1 s) until it stopped: systemd's verdict comes WatchdogSec
-  # after the last ping, so 5 to 6 s after SIGSTOP, plus the emulated machine's lag.
+  # The daemon pings after every round (1 s) and at least every half WatchdogSec (3 s), so
+  # systemd's verdict, WatchdogSec after the last ping, comes 3 to 6 s after SIGSTOP (3.8 s once
+  # on a loaded machine, where rounds took longer), plus the emulated machine's lag.
   after_ms=$(awk -v a="${timeout_line%% *}" -v b="$stopped_at" 'BEGIN { printf "%d", (a - b) * 1000 }')
-  if [ "$after_ms" -ge 4000 ] && [ "$after_ms" -le 9000 ]; then
+  if [ "$after_ms" -ge 2500 ] && [ "$after_ms" -le 9000 ]; then
     pass 4.watchdog_after "the watchdog fired ${after_ms} ms after SIGSTOP (WatchdogSec=6s)"
   else
-    fail 4.watchdog_after "the watchdog fired ${after_ms} ms after SIGSTOP, expected 4000-9000 (WatchdogSec=6s)"
+    fail 4.watchdog_after "the watchdog fired ${after_ms} ms after SIGSTOP, expected 2500-9000 (WatchdogSec=6s)"
   fi
 else
   fail 4.watchdog_timeout "systemd logged no 'Watchdog timeout' for $unit"
