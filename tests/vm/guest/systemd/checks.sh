@@ -328,8 +328,8 @@ if wait_acted_round /tmp/h8.json 90 0 "$last"; then
   # The config leaves [actuator] page_order at "auto": with DAMON the job watches the workload
   # through DAMON's sysfs files, which only ReadWritePaths= makes writable under
   # ProtectKernelTunables=; a refused write would fall back to address order, with the reason.
-  order=$(json /tmp/h8.json /rounds/$ROUND/report/page_order)
-  why=$(json /tmp/h8.json /rounds/$ROUND/report/page_order_fallback)
+  order=$(json /tmp/h8.json /rounds/$ROUND/full_report/page_order)
+  why=$(json /tmp/h8.json /rounds/$ROUND/full_report/page_order_fallback)
   if [ -d "$damon_admin/kdamonds" ]; then
     check_eq 6.damon_writable "$order" hot_first "the job's page order (fallback reason: $why)"
     check_eq 6.damon_no_kdamond_left "$(cat "$damon_admin/kdamonds/nr_kdamonds")" 0 "kdamonds left after the job"
