@@ -12,7 +12,8 @@
 #   NB_VM_BOOT_DEADLINE_S=N   seconds a guest has to reach /init before it is booted again, once
 #                             (default 120 times the scale)
 #   NB_VM_TCG_THREAD=single   run each guest's vCPUs on one host thread (default multi; see README)
-# Installs nothing (scripts/setup.sh --tests does). Downloads are cached in tests/vm/cache/.
+# Installs nothing (scripts/setup.sh --tests does). Downloads are cached in tests/vm/cache/, and so
+# is the systemd guest's Debian root (vm-systemd, lib/systemd_root.sh), built once with mmdebstrap.
 # Prints one line per check and "N passed, M failed"; exits non-zero on any failure, including a
 # guest that did not boot or did not finish.
 set -euo pipefail
