@@ -15,6 +15,8 @@ packages=(
 if [[ "${1:-}" == "--tests" ]]; then
   # The multi-NUMA guest rig (tests/vm) and its workload tools.
   packages+=(qemu-system-x86 busybox-static cpio xz-utils numactl)
+  # The rig's systemd guest (issue 35): its Debian root is built with mmdebstrap.
+  packages+=(mmdebstrap)
   # The man page checks (groff), and scripts/package-check.sh: dpkg-shlibdeps for the .deb's
   # Depends, addgroup for its postinst, systemd-analyze for the installed unit.
   packages+=(groff-base dpkg-dev adduser systemd)
