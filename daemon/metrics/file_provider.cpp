@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 #include "base/parse_units.hpp"
 #include "base/time.hpp"
@@ -178,28 +179,52 @@ Result<NodeValues> FileProvider::read_json(const nlohmann::json& document, TimeP
   const std::string field(field_name(metric_));
   NodeValues values;
   std::set<NodeId> seen;
-  for (const auto& node : *nodes) {
+  // Every mistake is listed, not only the first, so that one edit can fix them all; a key the
+  // format does not know is one (a misspelt "read_latency" would otherwise read as no value).
+  std::vector<std::string> mistakes;
+  for (std::size_t i = 0; i < nodes->size(); ++i) {
+    const auto& node = (*nodes)[i];
     if (!node.is_object()) {
-      return problem("an entry of \"nodes\" is not an object: " + node.dump());
+      mistakes.push_back("nodes[" + std::to_string(i) + "] is not an object: " + node.dump());
+      continue;
     }
     auto id = node.find("id");
     if (id == node.end() || !id->is_number_integer() || id->get<long long>() < 0 ||
         id->get<long long>() > kMaxNodeId) {
-      return problem("a node has no \"id\" from 0 to 4095: " + node.dump());
+      mistakes.push_back("nodes[" + std::to_string(i) +
+                         "] has no \"id\" from 0 to 4095: " + node.dump());
+      continue;
     }
     NodeId node_id = static_cast<NodeId>(id->get<long long>());
+    const std::string name = "node " + std::to_string(node_id);
     if (!seen.insert(node_id).second) {
-      return problem("node " + std::to_string(node_id) + " appears twice");
+      mistakes.push_back(name + " appears twice");
+      continue;
+    }
+    for (const auto& [key, unused] : node.items()) {
+      if (key != "id" && key != field_name(Metric::read_latency) &&
+          key != field_name(Metric::bandwidth)) {
+        mistakes.push_back(name + ": unknown key \"" + key + "\" (the keys are id, " +
+                           std::string(field_name(Metric::read_latency)) + " and " +
+                           std::string(field_name(Metric::bandwidth)) + ")");
+      }
     }
     auto value = node.find(field);
     if (value == node.end() || value->is_null()) {
       continue;
     }
     if (!value->is_number()) {
-      return problem("node " + std::to_string(node_id) + ": \"" + field +
-                     "\" is not a number: " + value->dump());
+      mistakes.push_back(name + ": \"" + field + "\" is not a number: " + value->dump());
+      continue;
     }
     values[node_id] = value->get<double>();
+  }
+  if (!mistakes.empty()) {
+    std::string all;
+    for (const std::string& mistake : mistakes) {
+      all += (all.empty() ? "" : "; ") + mistake;
+    }
+    return problem(all);
   }
   return values;
 }

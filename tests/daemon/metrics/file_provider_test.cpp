@@ -142,6 +142,27 @@ TEST_F(FileProviderTest, JsonGarbageNamesTheFileAndTheProblem) {
   }
 }
 
+// A misspelt key read as "no value" before, so the node silently had no latency; and only the
+// first of several mistakes was named.
+TEST_F(FileProviderTest, JsonNamesAnUnknownKeyAndEveryMistakeAtOnce) {
+  write("m.json", R"({"time": "2026-12-02T15:04:00Z", "nodes": [
+      {"id": 0, "read_latency": 95},
+      {"id": 1, "read_latency_ns": "slow"},
+      {"id": 1, "read_latency_ns": 80},
+      {"id": 2, "read_latency_ns": 70}]})",
+        kNow);
+  FileProvider provider(Metric::read_latency, config("m.json"));
+  auto values = provider.read(kNow);
+  ASSERT_FALSE(values.ok());
+  const std::string& context = values.error().context;
+  for (const char* mistake :
+       {"node 0: unknown key \"read_latency\" (the keys are id, read_latency_ns and "
+        "bandwidth_gbps)",
+        "node 1: \"read_latency_ns\" is not a number: \"slow\"", "node 1 appears twice"}) {
+    EXPECT_NE(context.find(mistake), std::string::npos) << mistake << " not in: " << context;
+  }
+}
+
 TEST_F(FileProviderTest, MissingFileIsUnavailableWithItsPathAndErrno) {
   FileProvider provider(Metric::read_latency, config("absent.json"));
   auto values = provider.read(kNow);
