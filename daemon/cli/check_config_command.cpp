@@ -4,6 +4,7 @@
 #include "daemon/config/load.hpp"
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/container_walk.hpp"
+#include "daemon/host/topology.hpp"
 #include "daemon/service/extension_names.hpp"
 #include "daemon/service/threshold_note.hpp"
 
@@ -45,9 +46,16 @@ int run_check_config(const GlobalOptions& global) {
       return 2;
     }
   }
-  // A note, not a problem: the file is valid and the exit code says so.
+  // Notes, not problems: the file is valid and the exit code says so.
   if (auto note = service::configured_threshold_note(load.config)) {
     std::cout << "note: " << *note << '\n';
+  }
+  // This host's shape is not the file's: on stderr, like the pools' check above, so that stdout
+  // says the same of one file on every host.
+  if (auto online = host::read_online_nodes("/")) {
+    if (auto note = host::one_node_note(*online)) {
+      std::cerr << "numabalancerd --check-config: " << *note << '\n';
+    }
   }
   std::cout << "OK\n";
   return 0;

@@ -12,6 +12,7 @@
 #include "daemon/config/load.hpp"
 #include "daemon/config/logging.hpp"
 #include "daemon/host/autonuma.hpp"
+#include "daemon/host/topology.hpp"
 #include "daemon/service/daemon.hpp"
 #include "daemon/service/extension_names.hpp"
 #include "daemon/service/host_seams.hpp"
@@ -37,8 +38,9 @@ void remove_stale_kdamonds() {
   } else if (cleanup->removed > 0) {
     spdlog::info("DAMON: removed {} kdamonds a previous run left behind", cleanup->removed);
   } else if (!cleanup->left_alone.empty()) {
-    spdlog::info("DAMON is in use ({}): hot_first jobs go in address order while it is",
-                 cleanup->left_alone);
+    spdlog::info(
+        "DAMON is in use ({}): until that tool releases it, hot_first jobs go in address order",
+        cleanup->left_alone);
   }
 }
 
@@ -60,6 +62,11 @@ int run_daemon(const GlobalOptions& global) {
   config::setup_logging(config::choose_log_level(global.log_level, config.daemon.log_level));
   warn_about_autonuma();
   remove_stale_kdamonds();
+  if (auto online = host::read_online_nodes("/")) {
+    if (auto note = host::one_node_note(*online)) {
+      spdlog::warn("{}", *note);
+    }
+  }
 
   auto seams = service::host_seams(config, "/");
   if (!seams) {

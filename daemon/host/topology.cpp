@@ -159,4 +159,13 @@ Result<std::vector<core::Node>> read_topology(const std::filesystem::path& host_
   return nodes;
 }
 
+std::optional<std::string> one_node_note(const std::vector<NodeId>& online) {
+  if (online.size() != 1) {
+    return std::nullopt;
+  }
+  return "this host has one NUMA node (node " + std::to_string(online.front()) +
+         "): there is nowhere to move memory, so numabalancerd watches and reports but never "
+         "migrates";
+}
+
 }  // namespace nb::host

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,5 +28,9 @@ struct NodeMemory {
   Bytes free_bytes = 0;
 };
 Result<NodeMemory> parse_node_meminfo(std::string_view text, std::string_view context);
+
+// On a host with one online node there is nowhere to move memory: the daemon only watches and
+// reports. Said once at start-up and by --check-config, never as a failed round per interval.
+std::optional<std::string> one_node_note(const std::vector<NodeId>& online);
 
 }  // namespace nb::host

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "daemon/host/cgroup_layout.hpp"
+#include "daemon/host/topology.hpp"
 #include "tests/support/temp_tree.hpp"
 
 namespace {
@@ -160,6 +161,18 @@ TEST(CheckConfig, AbsoluteThresholdsWithAutoLatencySayItDepends) {
   EXPECT_EQ(lines[0].rfind("note: threshold_mode = \"absolute\" with latency = \"auto\": ", 0), 0u)
       << lines[0];
   EXPECT_EQ(lines[1], "OK");
+}
+
+TEST(CheckConfig, AOneNodeHostIsSaidOnStderrAndTheFileStillPasses) {
+  auto online = nb::host::read_online_nodes("/");
+  if (!online) {
+    GTEST_SKIP() << "this host's online nodes cannot be read: " << online.error().message();
+  }
+  Outcome run = run_numabalancerd({"--check-config", NB_SOURCE_DIR "/config.toml.example"});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "OK\n");
+  const bool said = run.err.find("this host has one NUMA node") != std::string::npos;
+  EXPECT_EQ(said, online->size() == 1) << run.err;
 }
 
 TEST(CheckConfig, AbsoluteThresholdsWithPerfNeedNoNote) {

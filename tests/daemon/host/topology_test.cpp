@@ -94,6 +94,14 @@ TEST(DistanceRow, MapsEachValueToTheOnlineNodeInOrder) {
   EXPECT_THAT(*row, ElementsAre(Pair(0, 10), Pair(5, 20)));
 }
 
+TEST(OneNodeNote, SaysOnlyOfAHostWithOneNodeThatNothingWillMove) {
+  EXPECT_EQ(one_node_note({3}),
+            "this host has one NUMA node (node 3): there is nowhere to move memory, so "
+            "numabalancerd watches and reports but never migrates");
+  EXPECT_EQ(one_node_note({0, 1}), std::nullopt);
+  EXPECT_EQ(one_node_note({}), std::nullopt) << "an unreadable topology is said elsewhere";
+}
+
 TEST(NodeMeminfo, ConvertsKibibytesToBytes) {
   auto memory = parse_node_meminfo(
       "Node 3 MemTotal:       2048 kB\nNode 3 MemFree:         512 kB\nNode 3 MemUsed: 1536 kB\n",
