@@ -25,6 +25,7 @@
 #include "daemon/cli/migrate_output.hpp"
 #include "daemon/codec/report_json.hpp"
 #include "daemon/host/cgroup_layout.hpp"
+#include "daemon/host/topology.hpp"
 #include "daemon/service/manual_migration.hpp"
 #include "daemon/service/manual_migration_scope.hpp"
 
@@ -132,8 +133,17 @@ Checked<Ok> check_nodes(actuator::MemorySyscalls& syscalls, const ManualMigratio
   nodes.insert(nodes.end(), request.to.begin(), request.to.end());
   for (NodeId node : nodes) {
     if (auto memory = syscalls.node_memory(node); !memory.ok()) {
+      std::string with_memory;
+      if (auto online = host::read_online_nodes("/")) {
+        for (NodeId candidate : *online) {
+          if (syscalls.node_memory(candidate).ok()) {
+            with_memory += (with_memory.empty() ? "" : ", ") + std::to_string(candidate);
+          }
+        }
+      }
       return BadInput{"unknown node " + std::to_string(node) +
-                      " (no such node, or it has no memory)"};
+                      " (no such node, or it has no memory)" +
+                      (with_memory.empty() ? "" : "; the nodes with memory are " + with_memory)};
     }
   }
   return Ok{};

@@ -35,7 +35,9 @@ std::optional<Conversation> open_subscribed(const Options& options, int& exit_co
 int report_error(const wire::Response& response) {
   std::cerr << "numabalancerctl: " << wire::to_string(response.error->code) << ": "
             << response.error->message << "\n";
-  return kFailed;
+  // A request the daemon found malformed is bad usage, as numabalancerd's own commands say of the
+  // same arguments (exit 2); any other error is the command failing.
+  return response.error->code == wire::ErrorCode::bad_request ? kUsage : kFailed;
 }
 
 std::optional<int> Conversation::subscribe() {

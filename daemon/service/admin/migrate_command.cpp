@@ -41,13 +41,21 @@ ArgResult<Ok> read_nodes(const json& args, const core::Snapshot* snapshot,
       return std::any_of(snapshot->nodes.begin(), snapshot->nodes.end(),
                          [&](const auto& n) { return n.id == id; });
     };
+    auto unknown = [&](NodeId id) {
+      std::string nodes;
+      for (const auto& node : snapshot->nodes) {
+        nodes += (nodes.empty() ? "" : ", ") + std::to_string(node.id);
+      }
+      return ArgumentError{"unknown node " + std::to_string(id) + "; this host's nodes are " +
+                           nodes};
+    };
+    if (!known(request.from)) {
+      return unknown(request.from);
+    }
     for (NodeId node : request.to) {
       if (!known(node)) {
-        return ArgumentError{"unknown node " + std::to_string(node)};
+        return unknown(node);
       }
-    }
-    if (!known(request.from)) {
-      return ArgumentError{"unknown node " + std::to_string(request.from)};
     }
   }
   return Ok{};

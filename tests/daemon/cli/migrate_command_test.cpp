@@ -231,7 +231,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"SourceIsADestination",
                  {"--pid", "1", "--from", "0", "--to", "1,0"},
                  "the source node 0 is also a destination"},
-        BadInput{"UnknownNode", {"--pid", "1", "--from", "0", "--to", "4095"}, "unknown node 4095"},
+        BadInput{
+            "UnknownNode",
+            {"--pid", "1", "--from", "0", "--to", "4095"},
+            "unknown node 4095 (no such node, or it has no memory); the nodes with memory are "},
         BadInput{"NoSuchProcess",
                  {"--pid", "999999999", "--from", "0", "--to", "TO"},
                  "no such process"},

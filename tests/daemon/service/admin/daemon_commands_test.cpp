@@ -117,7 +117,7 @@ TEST_F(DaemonCommandsTest, MigrateRefusesWhileAJobRuns) {
 
 TEST_F(DaemonCommandsTest, MigrateChecksTheNodesAgainstTheSnapshot) {
   with_nodes({0, 2});
-  EXPECT_EQ(error_of(run("migrate", pid_request())), "unknown node 1");
+  EXPECT_EQ(error_of(run("migrate", pid_request())), "unknown node 1; this host's nodes are 0, 2");
   EXPECT_EQ(error_of(run("migrate", json{{"pid", 1}, {"from", 2}, {"to", "0,2"}})),
             "the source node 2 is also a destination");
 }
