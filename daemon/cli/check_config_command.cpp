@@ -2,6 +2,7 @@
 
 #include "daemon/cli/commands.hpp"
 #include "daemon/config/load.hpp"
+#include "daemon/config/validate.hpp"
 #include "daemon/host/cgroup_layout.hpp"
 #include "daemon/host/container_walk.hpp"
 #include "daemon/host/topology.hpp"
@@ -48,6 +49,9 @@ int run_check_config(const GlobalOptions& global) {
   }
   // Notes, not problems: the file is valid and the exit code says so.
   if (auto note = service::configured_threshold_note(load.config)) {
+    std::cout << "note: " << *note << '\n';
+  }
+  if (auto note = config::baseline_window_note(load.config)) {
     std::cout << "note: " << *note << '\n';
   }
   // This host's shape is not the file's: on stderr, like the pools' check above, so that stdout

@@ -11,6 +11,7 @@
 #include "daemon/cli/commands.hpp"
 #include "daemon/config/load.hpp"
 #include "daemon/config/logging.hpp"
+#include "daemon/config/validate.hpp"
 #include "daemon/host/autonuma.hpp"
 #include "daemon/host/topology.hpp"
 #include "daemon/service/daemon.hpp"
@@ -62,6 +63,9 @@ int run_daemon(const GlobalOptions& global) {
   config::setup_logging(config::choose_log_level(global.log_level, config.daemon.log_level));
   warn_about_autonuma();
   remove_stale_kdamonds();
+  if (auto note = config::baseline_window_note(config)) {
+    spdlog::warn("{}", *note);
+  }
   if (auto online = host::read_online_nodes("/")) {
     if (auto note = host::one_node_note(*online)) {
       spdlog::warn("{}", *note);

@@ -92,6 +92,12 @@ struct ResctrlProviderConfig {
 // Each node's latency with little load, for relative thresholds. Configured values win; the other
 // nodes learn theirs as the `quantile` of the readings of the last `window`, once `min_samples`
 // readings exist.
+// One reading every 10 s (the default [daemon] interval) over the default 24 h window:
+// 8640 readings of 16 bytes, about 135 KiB per node in memory and twice that in the state file.
+// A shorter interval or a longer window keeps the newest 8640, so neither grows without bound;
+// validation holds min_samples within it.
+inline constexpr std::size_t kMaxBaselineReadings = 8640;
+
 struct BaselineConfig {
   std::map<NodeId, double> read_latency_ns;  // node id -> ns, in the snapshot's latency kind
   double quantile = 0.05;

@@ -237,6 +237,54 @@ void validate_metrics(const MetricsConfig& metrics, const ExtensionNames& names,
   });
 }
 
+// Relative thresholds wait for min_samples readings in the window: a window that holds fewer
+// at this interval, or more than a node keeps, never calibrates, and pressure is never judged.
+// Checked where the baseline is used: threshold_mode = "relative", or "auto" with the baseline
+// configured (whether auto learns one depends on the provider that answers, which the file alone
+// does not tell). Reported on the key the user wrote (the window, min_samples, then the interval).
+void baseline_can_calibrate(const Config& config, const WrittenKey& written, Checker& check) {
+  const BaselineConfig& baseline = config.metrics.baseline;
+  const Duration interval = config.daemon.interval;
+  const core::ThresholdMode mode = config.policy.threshold_mode;
+  const bool baseline_set =
+      written("metrics.baseline.window") || written("metrics.baseline.min_samples");
+  if (mode == core::ThresholdMode::absolute ||
+      (mode == core::ThresholdMode::automatic && !baseline_set)) {
+    return;
+  }
+  if (baseline.min_samples <= 0 || baseline.window.count() <= 0 || interval.count() <= 0) {
+    return;
+  }
+  const auto wanted = static_cast<std::size_t>(baseline.min_samples);
+  if (wanted > kMaxBaselineReadings) {
+    check.fail("metrics.baseline.min_samples",
+               fmt::format("must not exceed {}, the readings a node keeps: the baseline would "
+                           "never calibrate",
+                           kMaxBaselineReadings));
+    return;
+  }
+  const auto held = static_cast<std::size_t>(baseline.window / interval);
+  if (held >= wanted) {
+    return;
+  }
+  const std::string why = fmt::format(
+      "window {} at [daemon] interval {} holds {} readings, fewer than min_samples {}: the "
+      "baseline would never calibrate",
+      exact_duration_text(baseline.window), exact_duration_text(interval), held, wanted);
+  const Duration enough = interval * static_cast<Duration::rep>(wanted);
+  if (written("metrics.baseline.window") ||
+      (!written("metrics.baseline.min_samples") && !written("daemon.interval"))) {
+    check.fail("metrics.baseline.window",
+               fmt::format("{}; make it at least {}", why, exact_duration_text(enough)));
+  } else if (written("metrics.baseline.min_samples")) {
+    check.fail("metrics.baseline.min_samples",
+               fmt::format("{}; lower it to {} or lengthen the window", why, held));
+  } else {
+    check.fail("daemon.interval",
+               fmt::format("{}; shorten the interval or lengthen the window", why));
+  }
+}
+
 void exec_argv_usable(const EvictionConfig& eviction, Checker& check) {
   if (eviction.action == "exec" && eviction.exec.empty()) {
     check.fail("eviction.exec", "required when eviction.action = \"exec\": the program's argv");
@@ -273,6 +321,7 @@ std::vector<ConfigProblem> validate_config(const Config& config, const Extension
   validate_policy_into(config.policy, written, check);
   validate_pools(config.pools, check);
   validate_metrics(config.metrics, names, check);
+  baseline_can_calibrate(config, written, check);
   check_keys(actuator_keys(), config.actuator, "actuator", check,
              {{"hotness_window", hotness_window_fits}});
   validate_eviction(config.eviction, names, check);
@@ -286,6 +335,21 @@ std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy,
   Checker check(problems);
   validate_policy_into(policy, written, check);
   return problems;
+}
+
+std::optional<std::string> baseline_window_note(const Config& config) {
+  const Duration interval = config.daemon.interval;
+  const Duration window = config.metrics.baseline.window;
+  if (interval.count() <= 0 || window.count() <= 0 ||
+      window / interval <= static_cast<Duration::rep>(kMaxBaselineReadings)) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "[metrics.baseline] window {} at [daemon] interval {} would hold {} readings; a node keeps "
+      "{}, so the baseline is learned over the last {}",
+      exact_duration_text(window), exact_duration_text(interval), window / interval,
+      kMaxBaselineReadings,
+      exact_duration_text(interval * static_cast<Duration::rep>(kMaxBaselineReadings)));
 }
 
 bool is_valid_log_level(std::string_view level) {

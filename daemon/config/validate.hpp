@@ -4,6 +4,8 @@
 // the line and column.
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +28,10 @@ std::vector<ConfigProblem> validate_config(const Config& config, const Extension
 // The [policy] rules alone; keys are "policy.<key>" and lines are 0.
 std::vector<ConfigProblem> validate_policy(const core::PolicyConfig& policy,
                                            const WrittenKey& written = every_key_written);
+
+// When the window holds more readings at this interval than a node keeps, what the baseline is
+// really learned over (24h at 1s is the last 2h24m); said by --check-config and at start-up.
+std::optional<std::string> baseline_window_note(const Config& config);
 
 // trace, debug, info, warn, error, critical, off.
 bool is_valid_log_level(std::string_view level);

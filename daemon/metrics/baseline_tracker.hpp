@@ -21,10 +21,8 @@
 
 namespace nb::metrics {
 
-// One reading every 10 s (the default [daemon] interval) over the default 24 h window:
-// 8640 readings of 16 bytes, about 135 KiB per node in memory and twice that in the state file.
-// A shorter interval or a longer window keeps the newest 8640, so neither grows without bound.
-inline constexpr std::size_t kMaxReadingsPerNode = 8640;
+// The readings a node keeps (config::kMaxBaselineReadings says why 8640).
+inline constexpr std::size_t kMaxReadingsPerNode = config::kMaxBaselineReadings;
 
 struct LatencyReading {
   TimePoint time;

@@ -455,6 +455,53 @@ INSTANTIATE_TEST_SUITE_P(
                  R"(must be a duration such as "500ms", "30s", "15m" or "1h", not a date)", 2, 1}),
     case_name);
 
+// A baseline that can never calibrate leaves relative thresholds judging nothing, for good; the
+// problem goes on the key the user wrote.
+INSTANTIATE_TEST_SUITE_P(
+    BaselineCalibrates, ConfigRule,
+    ::testing::Values(
+        RuleCase{"WindowTooShortForMinSamples",
+                 "[daemon]\ninterval = \"1s\"\n[metrics.baseline]\nwindow = \"20s\"\n"
+                 "min_samples = 60\n",
+                 "metrics.baseline.window",
+                 "window 20s at [daemon] interval 1s holds 20 readings, fewer than min_samples "
+                 "60: the baseline would never calibrate; make it at least 1m",
+                 4, 1},
+        RuleCase{"WindowAloneTooShortAtTheDefaultInterval", "[metrics.baseline]\nwindow = \"1m\"\n",
+                 "metrics.baseline.window",
+                 "window 1m at [daemon] interval 10s holds 6 readings, fewer than min_samples 60: "
+                 "the baseline would never calibrate; make it at least 10m",
+                 2, 1},
+        RuleCase{"MinSamplesAboveTheReadingsANodeKeeps", "[metrics.baseline]\nmin_samples = 9000\n",
+                 "metrics.baseline.min_samples",
+                 "must not exceed 8640, the readings a node keeps: the baseline would never "
+                 "calibrate",
+                 2, 1},
+        RuleCase{"MinSamplesAloneAboveWhatTheWindowHolds",
+                 "[daemon]\ninterval = \"20m\"\n[metrics.baseline]\nmin_samples = 100\n",
+                 "metrics.baseline.min_samples",
+                 "window 24h at [daemon] interval 20m holds 72 readings, fewer than min_samples "
+                 "100: the baseline would never calibrate; lower it to 72 or lengthen the window",
+                 4, 1},
+        RuleCase{"IntervalAloneTooLongForTheDefaultWindowUnderRelativeThresholds",
+                 "[policy]\nthreshold_mode = \"relative\"\n[daemon]\ninterval = \"30m\"\n",
+                 "daemon.interval",
+                 "window 24h at [daemon] interval 30m holds 48 readings, fewer than min_samples "
+                 "60: the baseline would never calibrate; shorten the interval or lengthen the "
+                 "window",
+                 4, 1}),
+    case_name);
+
+TEST(BaselineWindowNote, SaysWhatTheReadingsCapShortensTheWindowTo) {
+  Config config;
+  config.daemon.interval = std::chrono::seconds(1);
+  EXPECT_EQ(baseline_window_note(config),
+            "[metrics.baseline] window 24h at [daemon] interval 1s would hold 86400 readings; a "
+            "node keeps 8640, so the baseline is learned over the last 144m");
+  config.daemon.interval = std::chrono::seconds(10);
+  EXPECT_EQ(baseline_window_note(config), std::nullopt) << "the default window fits exactly";
+}
+
 TEST(ValidatePolicy, NamesKeysUnderPolicyWithoutPlaces) {
   core::PolicyConfig policy;
   policy.grace_gap_ratio = 2;
