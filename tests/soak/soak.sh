@@ -39,7 +39,9 @@
 # multi-node machine its pages move), checksum (a workload's pattern damaged via /proc/PID/mem).
 # Under an ASan build (detected from the binary) ASAN_OPTIONS caps the quarantine and LeakSanitizer
 # checks the end; every report on the daemon's stderr fails the run.
-set -euo pipefail
+set -Eeuo pipefail
+# A command that ends the run through set -e says where, in every function and loop.
+trap 'echo "soak.sh: line $LINENO: exit status $? ended $BASHPID" >&2' ERR
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
 usage() {
@@ -284,8 +286,18 @@ start_daemon() {
   return 1
 }
 
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
-fd_count() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+rss_kib() {
+  local rss
+  rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null) || true
+  echo "${rss:-0}"
+}
+# A glob, not find: an fd closed between the directory read and find's look at it made busybox's
+# find fail, and with it (set -e) the whole run in the guest.
+fd_count() {
+  local open=("/proc/$1/fd/"*)
+  [[ -e ${open[0]} || -L ${open[0]} ]] || open=()
+  echo "${#open[@]}"
+}
 
 # history_numbers FILE: the kept rounds' numbers, one a line, ascending.
 history_numbers() {
@@ -395,14 +407,15 @@ container_life() {
 }
 
 churn_loop() {
-  local n=0
+  local n=0 pause_s
+  pause_s=$(awk -v r="$churn_per_s" 'BEGIN { printf "%.3f", 1 / r }')
   while :; do
     if (($(jobs -rp | wc -l) < live_max)); then
       n=$((n + 1))
       container_life "$n" &
       count containers
     fi
-    sleep "$(awk -v r="$churn_per_s" 'BEGIN { printf "%.3f", 1 / r }')"
+    sleep "$pause_s"
   done
 }
 
