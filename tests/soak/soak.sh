@@ -97,7 +97,9 @@ deadline_s=5
 grace_ms=5000
 
 asan=0
-if nm -D "$daemon_bin" 2>/dev/null | grep -q __asan_init || nm "$daemon_bin" 2>/dev/null | grep -q __asan_init; then
+# The runtime's name in the binary itself: `nm | grep -q` would fail under pipefail (nm killed by
+# SIGPIPE once grep has its match), and the guest has no nm.
+if grep -qa AddressSanitizer "$daemon_bin"; then
   asan=1
 fi
 # The bounds. RSS: after the warm-up the daemon holds what it keeps at its bound size -- 500 rounds
@@ -614,6 +616,7 @@ while ((SECONDS - begin_s < duration)); do
     if ((elapsed >= duration - steady)); then
       if [[ -z $steady_rss_first ]]; then
         steady_rss_first=$rss steady_fd_first=$fds steady_incarnation=$incarnation
+        steady_rss_start=$rss steady_fd_start=$fds
       elif [[ $steady_incarnation == "$incarnation" ]]; then
         if ((rss - steady_rss_first > rss_bound_kib)); then
           fail "rss: grew from $steady_rss_first to $rss KiB in one process after warm-up (bound $rss_bound_kib KiB)"
@@ -846,8 +849,8 @@ audit_log         $audit_lines lines, $torn_audit torn last lines at kills, none
 admin_requests    $admin_requests answered (+$admin_excused cut by a kill), p50 ${p50} ms, p99 ${p99} ms, max ${pmax} ms (numabalancerctl wall time, process start included, watch left out); over the ${deadline_s} s deadline: $late
 admin_by_kind     $per_kind
 refused_clients   $(counted refused) unprivileged pause requests refused
-rss_kib           first sample $rss_first, last $rss_last, peak $rss_peak; last ${steady}s in one process: $steady_rss_first -> $rss_last (bound +$rss_bound_kib)
-fds               first sample $fd_first, last $fd_last, peak $fd_peak; last ${steady}s: $steady_fd_first -> $fd_last (bound +$fd_bound)
+rss_kib           first sample $rss_first, last $rss_last, peak $rss_peak; last ${steady}s in one process: ${steady_rss_start:-?} -> $rss_last (bound +$rss_bound_kib)
+fds               first sample $fd_first, last $fd_last, peak $fd_peak; last ${steady}s: ${steady_fd_start:-?} -> $fd_last (bound +$fd_bound)
 sigterm_stop      $stop_ms ms (grace $grace_ms ms), exit $stop_status
 FIGURES
 if [[ -s $work/failures ]]; then
