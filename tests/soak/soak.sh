@@ -28,7 +28,8 @@
 # (each one a random moment within ±25 %); NB_SOAK_RELOAD_EVERY [5] seconds between reloads;
 # NB_SOAK_ADMIN_PER_S [4] admin requests per second at most; NB_SOAK_CHURN_PER_S [1] containers
 # started per second, at most NB_SOAK_LIVE [8] at once, each NB_SOAK_MIB [8-48] MiB and living
-# 1-10 s; NB_SOAK_PHASE [6] seconds per provider phase; NB_SOAK_INTERVAL [500ms] the round
+# 1-10 s; NB_SOAK_DEADLINE [5] seconds an admin request may take (numabalancerctl's --timeout, and
+# its wall time, its own start included); NB_SOAK_PHASE [6] seconds per provider phase; NB_SOAK_INTERVAL [500ms] the round
 # interval; NB_SOAK_WARMUP [30] seconds after each start before RSS and fds count;
 # NB_SOAK_STEADY [25 % of SECONDS] the last seconds run with no kill, so one process lives long
 # enough for a slow leak to show; NB_SOAK_RSS_BOUND_KIB and NB_SOAK_FD_BOUND override the bounds.
@@ -91,7 +92,7 @@ warmup=${NB_SOAK_WARMUP:-30}
 steady=${NB_SOAK_STEADY:-$((duration / 4))}
 # The deadline of an admin request: numabalancerctl's --timeout. A request that reaches it exits
 # 3; one that is answered later than it (the client's own start included) counts as late too.
-deadline_s=5
+deadline_s=${NB_SOAK_DEADLINE:-5}
 # SIGTERM must end the daemon within this (the tested bound of tests/daemon/cli/daemon_stop_test;
 # the unit's TimeoutStopSec is 15 s).
 grace_ms=5000
