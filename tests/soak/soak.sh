@@ -546,6 +546,8 @@ sentinel_check() {
   done
   line=$(grep '^where' "$work/sentinel.out" | tail -n 1)
   on0=$(echo "$line" | tr ' ' '\n' | sed -n 's/^N0=//p')
+  # "where" leaves out the nodes it found no page on.
+  [[ -n $line ]] && on0=${on0:-0}
   if [[ $on0 != "$sentinel_bytes" ]]; then
     fail "sentinel: $1 its region has ${on0:-?} of $sentinel_bytes bytes on node 0 ($line)"
   fi
