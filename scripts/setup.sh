@@ -28,6 +28,8 @@ if [[ "${1:-}" == "--tests" ]]; then
   packages+=(prometheus prometheus-node-exporter)
   # `numabalancerd simulate --plot` draws its SVG with gnuplot; its test draws one.
   packages+=(gnuplot-nox)
+  # The soak run (tests/soak) reads the daemon's JSON replies and journal with jq.
+  packages+=(jq)
 fi
 
 missing=()

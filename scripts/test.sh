@@ -2,7 +2,8 @@
 # Sets up, builds and runs the whole test suite: the unit and integration tests under
 # -Wall -Wextra -Werror; the .deb built, installed and removed; the idle footprint; in one clang
 # tree with ASan+UBSan, the unit tests and the daemon's service suite, then each fuzz target for
-# 30 s; then the multi-NUMA guest rig. Each stage's time is printed at the end.
+# 30 s, then the soak's short form on that tree's daemon; then the multi-NUMA guest rig. Each
+# stage's time is printed at the end.
 # Exits non-zero when any test fails. NB_SKIP_SANITIZE=1 (the sanitized suites and the fuzzers)
 # and NB_SKIP_VM=1 skip those stages locally. Each test stage prints how many tests ran and were
 # skipped, and the skipped tests are listed at the end.
@@ -59,6 +60,13 @@ next_stage "footprint (idle 20 s)"
 if [[ "${NB_SKIP_SANITIZE:-0}" != 1 ]]; then
   next_stage "sanitized suites and fuzzers (clang, ASan+UBSan, 30 s per target)"
   "$root/scripts/fuzz.sh" 30 --unit
+  # The soak's short form (tests/soak/soak.sh, issue #34) on the sanitized tree: only the daemon
+  # and numabalancerctl are built there beyond what fuzz.sh built; the workload comes from the
+  # -Werror tree. A kill about every 20 s, the last 50 s without one (the leak window).
+  next_stage "soak (ASan+UBSan daemon, 150 s of churn, kills, reloads and admin clients)"
+  cmake --build "$root/build-fuzz" -j "$(nproc)" --target numabalancerd numabalancerctl
+  NB_SOAK_KILL_EVERY=20 NB_SOAK_WARMUP=10 NB_SOAK_STEADY=50 "$root/tests/soak/soak.sh" \
+    --daemon-dir "$root/build-fuzz" --workload "$root/build/tests/vm/nb_vm_workload" 150
 fi
 
 if [[ "${NB_SKIP_VM:-0}" != 1 && -x "$root/tests/vm/run.sh" ]]; then

@@ -103,6 +103,10 @@ guest_run() {
   cmdline+=" NB_GUEST=$name NB_SCENARIOS=$scenarios NB_NODES=$(topology_nodes "$topology")"
   cmdline+=" NB_DISTANCES=$(topology_distances "$topology")"
   cmdline+=" NB_MEMORY_ONLY=$(topology_memory_only "$topology" | tr ' ' ',')"
+  # The soak scenario's length (tests/vm/guest/scenarios/soak.sh) and what it breaks on purpose
+  # (NB_SOAK_BREAK, to see a check fail), when the caller sets them.
+  cmdline+="${NB_SOAK_SECONDS:+ NB_SOAK_SECONDS=$NB_SOAK_SECONDS}"
+  cmdline+="${NB_SOAK_BREAK:+ NB_SOAK_BREAK=$NB_SOAK_BREAK}"
 
   echo "== guest $name: $topology, ${node_mib} MiB per node, scenarios $scenarios (timeout ${timeout_s}s)"
   local started=$SECONDS status=0

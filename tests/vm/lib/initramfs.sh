@@ -55,6 +55,17 @@ initramfs_build() {
     initramfs_add_program "$root" "$path" "/nb/bin/$program"
     included+=("$program")
   done
+  # The soak scenario runs tests/soak/soak.sh itself, which is bash and reads JSON with jq and
+  # drops privileges with setpriv: none of them in busybox. They go under /nb/soak, on that
+  # scenario's PATH only, so every other scenario keeps busybox's tools.
+  mkdir -p "$root/nb/soak/bin"
+  install -m 0755 "$source/tests/soak/soak.sh" "$root/nb/soak/soak.sh"
+  for program in bash jq setpriv; do
+    local path
+    path=$(command -v "$program") || { echo "vm: $program not found (scripts/setup.sh --tests)" >&2; return 1; }
+    initramfs_add_program "$root" "$path" "/nb/soak/bin/$program"
+  done
+  included+=(soak.sh bash jq setpriv)
   echo "vm: initramfs holds ${included[*]}" >&2
 
   (cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio -o -0 -H newc --quiet -R 0:0) >"$out.tmp"
