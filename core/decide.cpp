@@ -137,6 +137,11 @@ Decision decide(const Snapshot& snapshot, const PolicyConfig& config, const Hist
   if (pressure.level == PressureLevel::none) {
     return end_round(decision, DecisionStatus::idle, "no latency pressure");
   }
+  if (snapshot.nodes.size() == 1) {
+    // A state of the host, not a failure of the round: the daemon says it once at start-up, and
+    // a failed round every interval would only bury the rounds that matter.
+    return end_round(decision, DecisionStatus::idle, "one node: there is nowhere to move memory");
+  }
   decision.source_node = pressured.id();
   if (judged->nearby.empty()) {
     return end_round(decision, DecisionStatus::failed, "no destination node");

@@ -5,16 +5,18 @@
 namespace nb::core::testing {
 namespace {
 
-TEST(Topology, SingleNodeHostUnderPressureHasNoDestination) {
+// A one-node host is idle under pressure: nowhere to move memory is its state, not a failure of
+// every round (which the daemon would keep, one per interval).
+TEST(Topology, SingleNodeHostUnderPressureIsIdleWithNowhereToMove) {
   const Decision decision = decide_at_now(SnapshotBuilder()
                                               .node(0, 100, 30)
                                               .pool("share", {0})
                                               .container("app", "share", {{0, kGiB}})
                                               .build());
-  EXPECT_EQ(decision.status, DecisionStatus::failed);
-  EXPECT_EQ(decision.reason, "no destination node");
+  EXPECT_EQ(decision.status, DecisionStatus::idle);
+  EXPECT_EQ(decision.reason, "one node: there is nowhere to move memory");
   EXPECT_EQ(decision.level, PressureLevel::force);
-  EXPECT_EQ(decision.source_node, 0);
+  EXPECT_EQ(decision.source_node, std::nullopt);
 }
 
 TEST(Topology, SingleNodeHostWithoutPressureIsIdle) {
